@@ -1,0 +1,45 @@
+# Every target makes its own virtual environment, so a fresh machine needs
+# only Python 3.11+ and make.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-test
+
+.PHONY: run test lint unit fuzz bench tables clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	touch $@
+
+## run: the main job (until the game lands: the hand analyser; HAND=... for one hand)
+run: $(STAMP)
+	$(BIN)/riichi hand $(HAND)
+
+## test: lint, types, layer contract and the whole test suite
+test: lint unit
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench tools
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+unit: $(STAMP)
+	$(BIN)/pytest -q
+
+## fuzz: the long sweeps left out of the default suite
+fuzz: $(STAMP)
+	$(BIN)/pytest -q --runslow -m slow
+
+## bench: throughput against the peer libraries
+bench: $(STAMP)
+	$(BIN)/python bench/hand.py
+
+## tables: regenerate src/riichi/hand/tables.bin (needs numpy)
+tables: $(STAMP)
+	$(BIN)/python -m pip install --quiet numpy
+	$(BIN)/python tools/gen_hand_tables.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,17 @@
+"""The ``riichi`` command."""
+
+from __future__ import annotations
+
+import click
+
+from riichi import __version__
+from riichi.cli.hand import hand_command
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="riichi")
+def main() -> None:
+    """Riichi mahjong: hand analysis, scoring and play."""
+
+
+main.add_command(hand_command)

@@ -1,0 +1,19 @@
+"""The exception tree of the package.
+
+Every error is a ``ValueError`` so that callers validating input can catch one
+type, and each carries the offending state in its message.
+"""
+
+from __future__ import annotations
+
+
+class RiichiError(ValueError):
+    """Base of every error raised by this package."""
+
+
+class InvalidNotationError(RiichiError):
+    """Text that is not valid tile notation (bad character, missing suit, fifth copy)."""
+
+
+class InvalidHandError(RiichiError):
+    """A hand that cannot exist: wrong tile count, more than four copies, bad counts."""

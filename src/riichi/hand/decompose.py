@@ -1,0 +1,200 @@
+"""Complete hands and every way to read them.
+
+``decompositions`` lists each reading of a complete hand (sets and pair, seven
+pairs, or thirteen orphans) and, given the winning tile, each place that tile
+can take with its wait shape. Scoring tries them all and keeps the best.
+Readings of one suit are precomputed once (every multiset of at most four
+sets plus at most one pair), so a whole hand is read by combining four table
+lookups.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+
+from riichi.errors import InvalidHandError
+from riichi.hand.shanten import hand_bytes, replacement
+from riichi.tiles import NUM_KINDS, YAOCHU, kind_name
+
+
+class Form(Enum):
+    """The shape of a complete hand."""
+
+    STANDARD = "standard"
+    CHIITOITSU = "chiitoitsu"
+    KOKUSHI = "kokushi"
+
+
+class Wait(Enum):
+    """How the winning tile completed the hand."""
+
+    RYANMEN = "ryanmen"  # two-sided: 23 waiting on 1 or 4
+    KANCHAN = "kanchan"  # closed: 13 waiting on 2
+    PENCHAN = "penchan"  # edge: 12 waiting on 3, 89 waiting on 7
+    SHANPON = "shanpon"  # one of two pairs becomes a triplet
+    TANKI = "tanki"  # single tile waiting for its pair
+    KOKUSHI_13 = "kokushi-13"  # thirteen orphans waiting on all thirteen kinds
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A set inside the concealed tiles: a sequence from ``kind`` or a triplet of ``kind``."""
+
+    kind: int
+    triplet: bool
+
+    @property
+    def kinds(self) -> tuple[int, int, int]:
+        k = self.kind
+        return (k, k, k) if self.triplet else (k, k + 1, k + 2)
+
+    def __str__(self) -> str:
+        return "".join(kind_name(k)[0] for k in self.kinds) + kind_name(self.kind)[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One reading of a complete hand.
+
+    ``sets`` are the concealed sets (called sets are not part of the counts).
+    For seven pairs ``pairs`` holds the seven kinds; for thirteen orphans
+    ``pair`` is the doubled kind. ``wait`` and ``wait_index`` are set when the
+    winning tile was given: the index into ``sets`` of the set it completed,
+    or -1 when it completed the pair (or the special form).
+    """
+
+    form: Form
+    sets: tuple[Block, ...]
+    pair: int | None
+    pairs: tuple[int, ...] = ()
+    wait: Wait | None = None
+    wait_index: int = -1
+
+
+_SUIT_BLOCKS = tuple(Block(k, False) for k in range(7)) + tuple(Block(k, True) for k in range(9))
+
+
+@cache
+def _suit_readings() -> dict[bytes, tuple[tuple[tuple[Block, ...], int | None], ...]]:
+    """Every complete count vector of one suit with its readings (offset-free kinds)."""
+    table: dict[bytes, list[tuple[tuple[Block, ...], int | None]]] = {}
+    for m in range(5):
+        for blocks in itertools.combinations_with_replacement(_SUIT_BLOCKS, m):
+            base = [0] * 9
+            for block in blocks:
+                for k in block.kinds:
+                    base[k] += 1
+            if max(base, default=0) > 4:
+                continue
+            for pair in (None, *range(9)):
+                counts = list(base)
+                if pair is not None:
+                    counts[pair] += 2
+                    if counts[pair] > 4:
+                        continue
+                table.setdefault(bytes(counts), []).append((blocks, pair))
+    return {key: tuple(v) for key, v in table.items()}
+
+
+def _group_readings(
+    b: bytes, offset: int
+) -> tuple[tuple[tuple[Block, ...], int | None], ...]:
+    if offset == 27:
+        blocks: list[Block] = []
+        pair: int | None = None
+        for k in range(27, NUM_KINDS):
+            c = b[k]
+            if c == 3:
+                blocks.append(Block(k, True))
+            elif c == 2:
+                if pair is not None:
+                    return ()
+                pair = k
+            elif c:
+                return ()
+        return ((tuple(blocks), pair),)
+    found = _suit_readings().get(b[offset : offset + 9], ())
+    return tuple(
+        (tuple(Block(x.kind + offset, x.triplet) for x in blocks), None if p is None else p + offset)
+        for blocks, p in found
+    )
+
+
+def is_agari(counts: Sequence[int] | bytes, melds: int | None = None) -> bool:
+    """Whether the concealed tiles (with ``melds`` called sets) form a complete hand."""
+    b, sets = hand_bytes(counts, melds)
+    return replacement(b, sets) == 0
+
+
+def decompositions(
+    counts: Sequence[int] | bytes, winning: int | None = None, melds: int | None = None
+) -> list[Reading]:
+    """Every reading of a complete hand, one per place of ``winning`` (a kind) if given.
+
+    Returns an empty list when the hand is not complete. ``winning`` must be a
+    kind present in the hand.
+    """
+    b, sets = hand_bytes(counts, melds)
+    if sum(b) != 3 * sets + 2:
+        return []
+    if winning is not None and not (0 <= winning < NUM_KINDS and b[winning]):
+        raise InvalidHandError(f"winning tile {winning} is not in the hand")
+    bases: list[Reading] = []
+    per_group = [_group_readings(b, offset) for offset in (0, 9, 18, 27)]
+    for combo in itertools.product(*per_group):
+        pairs = [p for _, p in combo if p is not None]
+        blocks = tuple(x for group_blocks, _ in combo for x in group_blocks)
+        if len(pairs) == 1 and len(blocks) == sets:
+            bases.append(Reading(Form.STANDARD, blocks, pairs[0]))
+    if sets == 4:
+        if b.count(2) == 7:
+            bases.append(
+                Reading(Form.CHIITOITSU, (), None, tuple(k for k in range(NUM_KINDS) if b[k]))
+            )
+        if all(b[k] for k in YAOCHU) and sum(b[k] for k in YAOCHU) == 14:
+            bases.append(Reading(Form.KOKUSHI, (), next(k for k in YAOCHU if b[k] == 2)))
+    if winning is None:
+        return bases
+    return [r for base in bases for r in _place_winning(base, b, winning)]
+
+
+def _place_winning(reading: Reading, b: bytes, w: int) -> list[Reading]:
+    if reading.form is Form.CHIITOITSU:
+        return [_with_wait(reading, Wait.TANKI, -1)]
+    if reading.form is Form.KOKUSHI:
+        # before the win every orphan was single iff the winning tile made the pair
+        wait = Wait.KOKUSHI_13 if reading.pair == w else Wait.TANKI
+        return [_with_wait(reading, wait, -1)]
+    out: list[Reading] = []
+    seen: set[tuple[Block, Wait]] = set()
+    if reading.pair == w:
+        out.append(_with_wait(reading, Wait.TANKI, -1))
+    for i, block in enumerate(reading.sets):
+        if w not in block.kinds:
+            continue
+        wait = _set_wait(block, w)
+        if (block, wait) in seen:
+            continue
+        seen.add((block, wait))
+        out.append(_with_wait(reading, wait, i))
+    return out
+
+
+def _set_wait(block: Block, w: int) -> Wait:
+    if block.triplet:
+        return Wait.SHANPON
+    pos = w - block.kind
+    if pos == 1:
+        return Wait.KANCHAN
+    rank = block.kind % 9  # 0 for 123, 6 for 789
+    if (pos == 0 and rank == 6) or (pos == 2 and rank == 0):
+        return Wait.PENCHAN
+    return Wait.RYANMEN
+
+
+def _with_wait(reading: Reading, wait: Wait, index: int) -> Reading:
+    return Reading(reading.form, reading.sets, reading.pair, reading.pairs, wait, index)

@@ -1,0 +1,202 @@
+"""Shanten numbers: how far a hand is from tenpai.
+
+A hand of ``3M+1`` or ``3M+2`` concealed tiles (M = 4 minus its called sets)
+has shanten ``r - 1``, where the *replacement number* ``r`` is the fewest
+tiles it must still draw to be complete, never counting on a fifth copy of a
+kind. Tenpai is shanten 0 and a complete hand is -1. Seven pairs and thirteen
+orphans only exist for closed hands (M = 4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from operator import itemgetter
+from typing import Final
+
+from riichi.errors import InvalidHandError
+from riichi.hand import tables as t
+from riichi.tiles import NUM_KINDS, YAOCHU, kind_name
+
+_yaochu_counts: Final = itemgetter(*YAOCHU)
+_SUIT_LO, _SUIT_HI, _HONOR_LO, _HONOR_HI = t.SUIT_LO, t.SUIT_HI, t.HONOR_LO, t.HONOR_HI
+_SUIT_ID, _HONOR_ID, _C_SS, _C_VS, _FINAL = t.SUIT_ID, t.HONOR_ID, t.C_SS, t.C_VS, t.FINAL
+_NS, _NH = t.NS, t.NH
+_SUIT_YAOCHU, _HONOR_YAOCHU = t.SUIT_YAOCHU, t.HONOR_YAOCHU
+
+
+_VALID_COUNTS: Final = bytes(range(5))
+
+
+def hand_bytes(counts: Sequence[int] | bytes, melds: int | None = None) -> tuple[bytes, int]:
+    """Validate a count vector; return it as bytes and the number of sets it needs.
+
+    ``melds`` is the number of called sets (closed kans count too); when it is
+    None it is inferred from the tile count.
+    """
+    try:
+        b = bytes(counts)
+    except (TypeError, ValueError) as exc:
+        raise InvalidHandError(f"counts must be 34 ints 0..4: {exc}") from None
+    if len(b) != NUM_KINDS:
+        raise InvalidHandError(f"a count vector has 34 entries, got {len(b)}")
+    if b.translate(None, _VALID_COUNTS):
+        k = max(range(NUM_KINDS), key=b.__getitem__)
+        raise InvalidHandError(f"{b[k]} copies of {kind_name(k)}: at most 4 exist")
+    n = sum(b)
+    if melds is None:
+        sets = min(n // 3, 4)
+    elif 0 <= melds <= 4:
+        sets = 4 - melds
+    else:
+        raise InvalidHandError(f"melds must be 0..4, got {melds}")
+    if n not in (3 * sets + 1, 3 * sets + 2):
+        raise InvalidHandError(
+            f"{n} tiles in hand with {4 - sets} called sets: "
+            f"expected {3 * sets + 1} or {3 * sets + 2}"
+        )
+    return b, sets
+
+
+def group_ids(b: bytes) -> tuple[int, int, int, int, int, int, int, int]:
+    """Keys and vector ids of the four groups: (key_m, key_p, key_s, key_z, m, p, s, z)."""
+    lo, hi = t.SUIT_LO, t.SUIT_HI
+    km = lo[b[0:5]] + hi[b[5:9]]
+    kp = lo[b[9:14]] + hi[b[14:18]]
+    ks = lo[b[18:23]] + hi[b[23:27]]
+    kz = t.HONOR_LO[b[27:31]] + t.HONOR_HI[b[31:34]]
+    sid = t.SUIT_ID
+    return km, kp, ks, kz, sid[km], sid[kp], sid[ks], t.HONOR_ID[kz]
+
+
+def standard_replacement(b: bytes, sets: int) -> int:
+    """Replacement number for ``sets`` sets and a pair; ``b`` must be validated."""
+    lo, hi, sid, ns = t.SUIT_LO, t.SUIT_HI, t.SUIT_ID, t.NS
+    m = sid[lo[b[0:5]] + hi[b[5:9]]]
+    p = sid[lo[b[9:14]] + hi[b[14:18]]]
+    s = sid[lo[b[18:23]] + hi[b[23:27]]]
+    z = t.HONOR_ID[t.HONOR_LO[b[27:31]] + t.HONOR_HI[b[31:34]]]
+    return t.FINAL[sets][t.C_VS[t.C_SS[m * ns + p] * ns + s] * t.NH + z]
+
+
+def chiitoi_replacement(b: bytes) -> int:
+    """Replacement number for seven distinct pairs (a quad is one pair)."""
+    kinds = NUM_KINDS - b.count(0)
+    pairs = kinds - b.count(1)
+    return 7 - pairs + max(0, 7 - kinds)
+
+
+def kokushi_replacement(b: bytes) -> int:
+    """Replacement number for thirteen orphans."""
+    counts = _yaochu_counts(b)
+    kinds = 13 - counts.count(0)
+    return 14 - kinds - (sum(counts) > kinds)
+
+
+def replacement(b: bytes, sets: int) -> int:
+    """Replacement number over every form the hand may take; ``b`` must be validated."""
+    # The hot path of every analysis: the group lookups are inlined, module
+    # globals are used instead of attributes, and the thirteen-orphans count
+    # comes from per-group tables keyed like the rest.
+    km = _SUIT_LO[b[0:5]] + _SUIT_HI[b[5:9]]
+    kp = _SUIT_LO[b[9:14]] + _SUIT_HI[b[14:18]]
+    ks = _SUIT_LO[b[18:23]] + _SUIT_HI[b[23:27]]
+    kz = _HONOR_LO[b[27:31]] + _HONOR_HI[b[31:34]]
+    r = _FINAL[sets][
+        _C_VS[_C_SS[_SUIT_ID[km] * _NS + _SUIT_ID[kp]] * _NS + _SUIT_ID[ks]] * _NH
+        + _HONOR_ID[kz]
+    ]
+    if sets == 4:
+        kinds = 34 - b.count(0)
+        r2 = 7 - kinds + b.count(1) + (7 - kinds if kinds < 7 else 0)
+        if r2 < r:
+            r = r2
+        y = _SUIT_YAOCHU[km] + _SUIT_YAOCHU[kp] + _SUIT_YAOCHU[ks] + _HONOR_YAOCHU[kz]
+        r2 = 14 - (y & 15) - (y > 15)
+        if r2 < r:
+            r = r2
+    return r
+
+
+def shanten(counts: Sequence[int] | bytes, melds: int | None = None) -> int:
+    """Shanten number: the minimum over the standard form, seven pairs and thirteen orphans.
+
+    >>> from riichi.tiles import parse_counts
+    >>> shanten(parse_counts("123m456p789s1122z"))
+    0
+    """
+    if melds is None:
+        # fast path for the common call; anything unusual goes through hand_bytes
+        try:
+            b = bytes(counts)
+        except (TypeError, ValueError):
+            b = b""
+        n = sum(b)
+        if n % 3 and n <= 14 and len(b) == NUM_KINDS and not b.translate(None, _VALID_COUNTS):
+            return replacement(b, n // 3) - 1
+    return replacement(*hand_bytes(counts, melds)) - 1
+
+
+def shanten_standard(counts: Sequence[int] | bytes, melds: int | None = None) -> int:
+    """Shanten towards four sets and a pair (fewer sets with called sets)."""
+    b, sets = hand_bytes(counts, melds)
+    return standard_replacement(b, sets) - 1
+
+
+def shanten_chiitoi(counts: Sequence[int] | bytes) -> int:
+    """Shanten towards seven pairs; the hand must be closed (13 or 14 tiles)."""
+    b, _ = hand_bytes(counts, 0)
+    return chiitoi_replacement(b) - 1
+
+
+def shanten_kokushi(counts: Sequence[int] | bytes) -> int:
+    """Shanten towards thirteen orphans; the hand must be closed (13 or 14 tiles)."""
+    b, _ = hand_bytes(counts, 0)
+    return kokushi_replacement(b) - 1
+
+
+def necessary_mask(b: bytes, sets: int, total: int) -> int:
+    """Bit k set when drawing kind k lowers the replacement number ``total``.
+
+    For a validated ``3M+1`` hand whose replacement number is ``total``. A kind
+    already held four times is never necessary: no copy is left to draw.
+    """
+    mask = 0
+    if standard_replacement(b, sets) == total:
+        mask = _standard_necessary(b, sets)
+    if sets == 4:
+        if chiitoi_replacement(b) == total:
+            kinds = NUM_KINDS - b.count(0)
+            for k in range(NUM_KINDS):
+                if b[k] == 1 or (b[k] == 0 and kinds < 7):
+                    mask |= 1 << k
+        if kokushi_replacement(b) == total:
+            has_pair = any(b[k] >= 2 for k in YAOCHU)
+            for k in YAOCHU:
+                if b[k] == 0 or (b[k] == 1 and not has_pair):
+                    mask |= 1 << k
+    return mask
+
+
+def _standard_necessary(b: bytes, sets: int) -> int:
+    km, kp, ks, kz, m, p, s, z = group_ids(b)
+    ns, nh, c_ss, c_vs, c_vh = t.NS, t.NH, t.C_SS, t.C_VS, t.C_VH
+    rests = (
+        c_vh[c_ss[p * ns + s] * nh + z],
+        c_vh[c_ss[m * ns + s] * nh + z],
+        c_vh[c_ss[m * ns + p] * nh + z],
+    )
+    mask = 0
+    sid, dec, pow5 = t.SUIT_ID, t.SUIT_DEC, t.POW5
+    for offset, key, gid, rest in zip((0, 9, 18), (km, kp, ks), (m, p, s), rests, strict=True):
+        entries = t.optimal_entries(t.SUIT_VEC[gid], gid, rest, sets, 0)
+        row = gid * ns
+        for i in range(9):
+            if b[offset + i] < 4 and dec[row + sid[key + pow5[i]]] & entries:
+                mask |= 1 << (offset + i)
+    rest_z = c_vs[c_ss[m * ns + p] * ns + s]
+    entries = t.optimal_entries(t.HONOR_VEC[z], z, rest_z, sets, 1)
+    hid, hdec, row = t.HONOR_ID, t.HONOR_DEC, z * nh
+    for i in range(7):
+        if b[27 + i] < 4 and hdec[row + hid[kz + pow5[i]]] & entries:
+            mask |= 1 << (27 + i)
+    return mask
