@@ -22,6 +22,7 @@ test: lint unit
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench tools
+	$(BIN)/ruff format --check src tests bench tools
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

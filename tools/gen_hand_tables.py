@@ -122,17 +122,28 @@ def main() -> None:
     c_vs = [space[combine(v, b)] for v in vvecs for b in svecs]
     c_vh = [space[combine(v, h)] for v in vvecs for h in hvecs]
     assert len(vvecs) < 255
-    print(f"suit vectors {len(svecs)}, honour vectors {len(hvecs)}, combined {len(vvecs)}",
-          file=sys.stderr)
+    print(
+        f"suit vectors {len(svecs)}, honour vectors {len(hvecs)}, combined {len(vvecs)}",
+        file=sys.stderr,
+    )
 
     def flat(vecs: list[tuple[int, ...]]) -> bytes:
         return bytes(itertools.chain.from_iterable(vecs))
 
     header = np.array([len(svecs), len(hvecs), len(vvecs)], "<u2").tobytes()
-    body = b"".join([
-        header, sids.tobytes(), hids.tobytes(), flat(svecs), flat(hvecs), flat(vvecs),
-        bytes(c_ss), bytes(c_vs), bytes(c_vh),
-    ])
+    body = b"".join(
+        [
+            header,
+            sids.tobytes(),
+            hids.tobytes(),
+            flat(svecs),
+            flat(hvecs),
+            flat(vvecs),
+            bytes(c_ss),
+            bytes(c_vs),
+            bytes(c_vh),
+        ]
+    )
     out_path.write_bytes(b"RIICHI-HAND-1\n" + zlib.compress(body, 9))
     print(f"wrote {out_path} ({out_path.stat().st_size} bytes)", file=sys.stderr)
 

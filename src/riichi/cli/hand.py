@@ -40,7 +40,7 @@ def analyse(text: str, melds: int | None = None) -> dict[str, Any]:
         result["waits"] = [kind_name(k) for k in w.kinds]
         result["karaten"] = [kind_name(k) for k in w.karaten]
         result["accepts"] = [kind_name(k) for k in u.kinds]
-        result["accept_count"] = u.count
+        result["accept_count"] = u.tiles
     elif sh == -1:
         result["readings"] = [
             {
@@ -57,7 +57,7 @@ def analyse(text: str, melds: int | None = None) -> dict[str, Any]:
                 "discard": kind_name(o.discard),
                 "shanten": o.shanten,
                 "accepts": [kind_name(k) for k in o.kinds],
-                "count": o.count,
+                "tiles": o.tiles,
             }
             for o in u.discards
         ]
@@ -88,7 +88,7 @@ def render(result: dict[str, Any]) -> str:
         lines.append("discard  shanten  tiles  accepts")
         for row in result["discards"]:
             accepts = kinds_text(row["accepts"])
-            lines.append(f"{row['discard']:<8} {row['shanten']:>7}  {row['count']:>5}  {accepts}")
+            lines.append(f"{row['discard']:<8} {row['shanten']:>7}  {row['tiles']:>5}  {accepts}")
     return "\n".join(lines)
 
 
@@ -99,8 +99,12 @@ def kinds_text(names: list[str]) -> str:
 
 @click.command("hand")
 @click.argument("hands", nargs=-1)
-@click.option("--melds", type=click.IntRange(0, 4), default=None,
-              help="Called sets beside these tiles (default: from the tile count).")
+@click.option(
+    "--melds",
+    type=click.IntRange(0, 4),
+    default=None,
+    help="Called sets beside these tiles (default: from the tile count).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def hand_command(hands: tuple[str, ...], melds: int | None, as_json: bool) -> None:
     """Shanten, waits and the discard table of HANDS (e.g. 123m456p789s1122z5z).

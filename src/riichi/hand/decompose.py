@@ -75,19 +75,21 @@ class Reading:
     wait_index: int = -1
 
 
-_SUIT_BLOCKS = tuple(Block(k, False) for k in range(7)) + tuple(Block(k, True) for k in range(9))
+GroupReading = tuple[tuple[Block, ...], int | None]
 
 
 @cache
-def _suit_readings() -> dict[bytes, tuple[tuple[tuple[Block, ...], int | None], ...]]:
-    """Every complete count vector of one suit with its readings (offset-free kinds)."""
-    table: dict[bytes, list[tuple[tuple[Block, ...], int | None]]] = {}
+def _suit_readings(offset: int) -> dict[bytes, tuple[GroupReading, ...]]:
+    """Every complete holding of the suit starting at kind ``offset``, with its readings."""
+    suit_blocks = [Block(offset + k, False) for k in range(7)]
+    suit_blocks += [Block(offset + k, True) for k in range(9)]
+    table: dict[bytes, list[GroupReading]] = {}
     for m in range(5):
-        for blocks in itertools.combinations_with_replacement(_SUIT_BLOCKS, m):
+        for blocks in itertools.combinations_with_replacement(suit_blocks, m):
             base = [0] * 9
             for block in blocks:
                 for k in block.kinds:
-                    base[k] += 1
+                    base[k - offset] += 1
             if max(base, default=0) > 4:
                 continue
             for pair in (None, *range(9)):
@@ -96,13 +98,13 @@ def _suit_readings() -> dict[bytes, tuple[tuple[tuple[Block, ...], int | None], 
                     counts[pair] += 2
                     if counts[pair] > 4:
                         continue
-                table.setdefault(bytes(counts), []).append((blocks, pair))
+                table.setdefault(bytes(counts), []).append(
+                    (blocks, None if pair is None else pair + offset)
+                )
     return {key: tuple(v) for key, v in table.items()}
 
 
-def _group_readings(
-    b: bytes, offset: int
-) -> tuple[tuple[tuple[Block, ...], int | None], ...]:
+def _group_readings(b: bytes, offset: int) -> tuple[GroupReading, ...]:
     if offset == 27:
         blocks: list[Block] = []
         pair: int | None = None
@@ -117,11 +119,7 @@ def _group_readings(
             elif c:
                 return ()
         return ((tuple(blocks), pair),)
-    found = _suit_readings().get(b[offset : offset + 9], ())
-    return tuple(
-        (tuple(Block(x.kind + offset, x.triplet) for x in blocks), None if p is None else p + offset)
-        for blocks, p in found
-    )
+    return _suit_readings(offset).get(b[offset : offset + 9], ())
 
 
 def is_agari(counts: Sequence[int] | bytes, melds: int | None = None) -> bool:

@@ -37,12 +37,20 @@ def hand_bytes(counts: Sequence[int] | bytes, melds: int | None = None) -> tuple
         b = bytes(counts)
     except (TypeError, ValueError) as exc:
         raise InvalidHandError(f"counts must be 34 ints 0..4: {exc}") from None
+    n = sum(b)
+    if (
+        melds is None
+        and n % 3
+        and n <= 14
+        and len(b) == NUM_KINDS
+        and not b.translate(None, _VALID_COUNTS)
+    ):
+        return b, n // 3  # the common case, checked with the fewest steps
     if len(b) != NUM_KINDS:
         raise InvalidHandError(f"a count vector has 34 entries, got {len(b)}")
     if b.translate(None, _VALID_COUNTS):
         k = max(range(NUM_KINDS), key=b.__getitem__)
         raise InvalidHandError(f"{b[k]} copies of {kind_name(k)}: at most 4 exist")
-    n = sum(b)
     if melds is None:
         sets = min(n // 3, 4)
     elif 0 <= melds <= 4:
@@ -87,7 +95,7 @@ def chiitoi_replacement(b: bytes) -> int:
 
 def kokushi_replacement(b: bytes) -> int:
     """Replacement number for thirteen orphans."""
-    counts = _yaochu_counts(b)
+    counts: tuple[int, ...] = _yaochu_counts(b)
     kinds = 13 - counts.count(0)
     return 14 - kinds - (sum(counts) > kinds)
 
@@ -102,8 +110,7 @@ def replacement(b: bytes, sets: int) -> int:
     ks = _SUIT_LO[b[18:23]] + _SUIT_HI[b[23:27]]
     kz = _HONOR_LO[b[27:31]] + _HONOR_HI[b[31:34]]
     r = _FINAL[sets][
-        _C_VS[_C_SS[_SUIT_ID[km] * _NS + _SUIT_ID[kp]] * _NS + _SUIT_ID[ks]] * _NH
-        + _HONOR_ID[kz]
+        _C_VS[_C_SS[_SUIT_ID[km] * _NS + _SUIT_ID[kp]] * _NS + _SUIT_ID[ks]] * _NH + _HONOR_ID[kz]
     ]
     if sets == 4:
         kinds = 34 - b.count(0)
@@ -124,15 +131,6 @@ def shanten(counts: Sequence[int] | bytes, melds: int | None = None) -> int:
     >>> shanten(parse_counts("123m456p789s1122z"))
     0
     """
-    if melds is None:
-        # fast path for the common call; anything unusual goes through hand_bytes
-        try:
-            b = bytes(counts)
-        except (TypeError, ValueError):
-            b = b""
-        n = sum(b)
-        if n % 3 and n <= 14 and len(b) == NUM_KINDS and not b.translate(None, _VALID_COUNTS):
-            return replacement(b, n // 3) - 1
     return replacement(*hand_bytes(counts, melds)) - 1
 
 

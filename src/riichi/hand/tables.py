@@ -77,9 +77,7 @@ def _yaochu_value(held: tuple[int, ...]) -> int:
 def _suit_yaochu_table() -> bytes:
     """Per suit key: orphan kinds held (1 and 9), plus 16 if one is held twice or more."""
     # the key is c0 + 5*c1 + ... + 5**8 * c8, so only its lowest and highest digits count
-    return b"".join(
-        bytes(_yaochu_value((c0, c8)) for c0 in range(5)) * 5**7 for c8 in range(5)
-    )
+    return b"".join(bytes(_yaochu_value((c0, c8)) for c0 in range(5)) * 5**7 for c8 in range(5))
 
 
 def _honor_yaochu_table() -> bytes:

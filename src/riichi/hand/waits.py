@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from riichi.errors import InvalidHandError
 from riichi.hand.shanten import hand_bytes, necessary_mask, replacement
 from riichi.tiles import NUM_KINDS, kinds_name
 
 
-@dataclass(frozen=True, slots=True)
-class Waits:
+class Waits(NamedTuple):
     """The kinds that complete a ``3M+1`` hand.
 
     ``kinds`` includes every kind that completes the shape; ``karaten`` lists
@@ -35,18 +34,16 @@ class Waits:
         return kinds_name(self.kinds) or "-"
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardOption:
+class DiscardOption(NamedTuple):
     """One row of the discard table of a ``3M+2`` hand."""
 
     discard: int
     shanten: int
     kinds: tuple[int, ...]
-    count: int
+    tiles: int
 
 
-@dataclass(frozen=True, slots=True)
-class Ukeire:
+class Ukeire(NamedTuple):
     """Acceptance of a hand.
 
     For a ``3M+1`` hand: its shanten, the kinds that lower it and how many of
@@ -57,7 +54,7 @@ class Ukeire:
 
     shanten: int
     kinds: tuple[int, ...] = ()
-    count: int = 0
+    tiles: int = 0
     discards: tuple[DiscardOption, ...] = ()
 
 
@@ -72,9 +69,13 @@ def waits(counts: Sequence[int] | bytes, melds: int | None = None) -> Waits:
     >>> kinds_name(waits(parse_counts("1112345678999m")).kinds)
     '123456789m'
     """
-    b, sets = _closed_count(counts, melds, 1)
+    b, sets = hand_bytes(counts, melds)
+    if sum(b) != 3 * sets + 1:
+        raise InvalidHandError(f"{sum(b)} tiles: waits are defined for {3 * sets + 1} tiles")
     r = replacement(b, sets)
     live = _mask_kinds(necessary_mask(b, sets, r)) if r == 1 else ()
+    if 4 not in b:
+        return Waits(live)
     karaten = tuple(k for k in range(NUM_KINDS) if b[k] == 4 and _completes_with_fifth(b, k))
     return Waits(tuple(sorted(live + karaten)), karaten)
 
@@ -106,7 +107,7 @@ def ukeire(
         r = replacement(after, sets)
         kinds = _mask_kinds(necessary_mask(after, sets, r))
         rows.append(DiscardOption(k, r - 1, kinds, _remaining(after, seen, kinds)))
-    rows.sort(key=lambda o: (o.shanten, -o.count, o.discard))
+    rows.sort(key=lambda o: (o.shanten, -o.tiles, o.discard))
     return Ukeire(replacement(b, sets) - 1, discards=tuple(rows))
 
 
@@ -120,17 +121,6 @@ def _visible(visible: Sequence[int] | None) -> Sequence[int]:
     if len(visible) != NUM_KINDS or any(not 0 <= v <= 4 for v in visible):
         raise InvalidHandError("visible must be 34 counts of 0..4")
     return visible
-
-
-def _closed_count(
-    counts: Sequence[int] | bytes, melds: int | None, extra: int
-) -> tuple[bytes, int]:
-    b, sets = hand_bytes(counts, melds)
-    if sum(b) != 3 * sets + extra:
-        raise InvalidHandError(
-            f"{sum(b)} tiles: waits are defined for a hand of {3 * sets + extra} tiles"
-        )
-    return b, sets
 
 
 def _completes_with_fifth(b: bytes, kind: int) -> bool:

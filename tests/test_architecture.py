@@ -1,0 +1,31 @@
+"""The layer contract of DESIGN.md, checked with import-linter."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_layers_only_import_downwards() -> None:
+    exe = Path(sys.executable).parent / "lint-imports"
+    command = str(exe) if exe.exists() else shutil.which("lint-imports")
+    assert command, "import-linter is a test dependency: pip install -e '.[test]'"
+    done = subprocess.run([command], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 kept, 0 broken" in done.stdout
+
+
+def test_core_has_no_io_imports() -> None:
+    core = ["errors.py", "tiles.py", "hand"]
+    banned = ("import asyncio", "import socket", "import random", "import time\n")
+    for name in core:
+        path = ROOT / "src" / "riichi" / name
+        files = [path] if path.is_file() else sorted(path.glob("*.py"))
+        for file in files:
+            text = file.read_text()
+            for word in banned:
+                assert word not in text, f"{file.name} imports {word.split()[1]}"
