@@ -1,0 +1,391 @@
+"""Rules as data: the frozen ``RuleSet`` and the named presets.
+
+Every difference between the rule documents in ``shared/rules/`` is a field
+here, documented with its default (the ``online`` preset, rule document 004).
+A RuleSet converts to and from JSON exactly, so records can store the whole
+ruleset rather than a name; unknown keys and bad values are errors.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from riichi.errors import RiichiError
+
+
+class UnknownRulesetError(RiichiError):
+    """A preset name that is not known."""
+
+
+class InvalidRulesetError(RiichiError):
+    """A RuleSet (or its JSON) with an unknown key or a bad value."""
+
+
+class Length(Enum):
+    ONE_HAND = "one-hand"
+    EAST = "east"  # tonpuusen
+    SOUTH = "south"  # hanchan
+
+
+class TripleRon(Enum):
+    ABORT = "abort"  # abortive draw
+    ALL_WIN = "all-win"
+    HEAD_BUMP = "head-bump"  # only the first in turn order from the discarder wins
+
+
+class KanDoraTiming(Enum):
+    IMMEDIATE = "immediate"
+    AFTER_REPLACEMENT = "after-replacement"  # after the replacement draw, before the discard
+    AFTER_DISCARD = "after-discard"
+
+
+class Renhou(Enum):
+    NONE = "none"
+    MANGAN = "mangan"
+    YAKUMAN = "yakuman"
+
+
+class Pao(Enum):
+    NONE = "none"
+    WHOLE = "whole"  # the liable player covers the whole win (Tenhou style)
+    PORTION = "portion"  # only the yakuman the call completed
+
+
+class Settlement(Enum):
+    UMA_OKA = "uma-oka"  # return points, uma and oka
+    RAW = "raw"  # raw end scores: no uma, no oka, no stick redistribution (Daily Wall)
+    TABLE_POINTS = "table-points"  # tournament table points by place
+    WINNER_TAKES_ALL = "winner-takes-all"
+    HOUSE = "house"  # pot split by end score plus a placement bonus
+
+
+class DoubleYakuman(Enum):
+    """Yakuman that may count twice (``RuleSet.double_yakuman``)."""
+
+    KOKUSHI_13 = "kokushi-13"
+    SUUANKOU_TANKI = "suuankou-tanki"
+    JUNSEI_CHUUREN = "junsei-chuuren"
+    DAISUUSHII = "daisuushii"
+
+
+ALL_DOUBLE_YAKUMAN = frozenset(DoubleYakuman)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """Every switch of a riichi ruleset. Defaults are the ``online`` preset (document 004)."""
+
+    name: str = "online"
+    # -- table
+    players: int = 4  # 3 removes 2m..8m (108 tiles)
+    length: Length = Length.SOUTH  # the default match length
+    lengths: tuple[Length, ...] = (Length.EAST, Length.SOUTH)  # lengths the preset offers
+    start_points: int = 25000
+    return_points: int = 30000
+    # -- settlement
+    settlement: Settlement = Settlement.UMA_OKA
+    uma: tuple[int, ...] = (15000, 5000, -5000, -15000)
+    oka: bool = True  # (return - start) * players goes to first place
+    leftover_sticks_to_first: bool = True
+    table_points: tuple[int, ...] = (4, 2, 1, 0)  # tournament table points by place
+    # -- tiles and yaku
+    red_fives: int = 3  # 0, 3 or 4 (the fourth is a second red 5p)
+    kuitan: bool = True  # open tanyao
+    double_wind_pair_fu: int = 4  # a pair of both seat and round wind: 4 (or 2) fu
+    kiriage: bool = False  # 4 han 30 fu and 3 han 60 fu round up to mangan
+    kazoe_yakuman: bool = True  # 13+ han is a (single) yakuman; else sanbaiman
+    double_yakuman: frozenset[DoubleYakuman] = frozenset()
+    yakuman_stacking: bool = True  # several yakuman add up
+    renhou: Renhou = Renhou.NONE
+    north_pon_han: bool = False  # three-player: a pon of North is worth one han
+    # -- calls
+    chi_allowed: bool = True
+    kuikae_forbidden: bool = True
+    double_ron: bool = True  # False: head bump, the first in turn order wins alone
+    triple_ron: TripleRon = TripleRon.ABORT
+    # -- riichi
+    riichi_min_live_tiles: int = 4
+    furiten_riichi: bool = True
+    ippatsu: bool = True
+    ura_dora: bool = True
+    kan_dora: bool = True
+    kan_ura: bool = True
+    closed_kan_dora: KanDoraTiming = KanDoraTiming.IMMEDIATE
+    open_kan_dora: KanDoraTiming = KanDoraTiming.AFTER_DISCARD
+    kokushi_robs_closed_kan: bool = False
+    # -- draws
+    abort_nine_terminals: bool = True
+    abort_four_winds: bool = True
+    abort_four_riichi: bool = True
+    abort_four_kans: bool = True
+    four_kan_abort_on_fifth: bool = False  # agari: the abort comes at a fifth kan attempt
+    nagashi_mangan: bool = True
+    noten_payment: int = 3000  # total paid by noten players at an exhaustive draw
+    # -- payments
+    honba_ron: int = 300
+    honba_tsumo: int = 100  # from each payer
+    riichi_stick: int = 1000
+    pao: Pao = Pao.WHOLE
+    tsumo_loss: bool = False  # three-player: the missing player's share is not paid
+    # -- match flow
+    extension_target: int | None = 30000  # None: no extension rounds
+    agari_yame: bool = True
+    busting: bool = True
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    @property
+    def oka_points(self) -> int:
+        """Points first place receives as oka."""
+        return (self.return_points - self.start_points) * self.players if self.oka else 0
+
+    def replace(self, **changes: Any) -> RuleSet:
+        """A copy with some switches changed (validated)."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: _encode(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
+        if not isinstance(data, Mapping):
+            raise InvalidRulesetError(f"a ruleset is a JSON object, got {type(data).__name__}")
+        hints = typing.get_type_hints(cls)
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise InvalidRulesetError(f"unknown ruleset keys: {', '.join(unknown)}")
+        values = {key: _decode(key, hints[key], value) for key, value in data.items()}
+        return cls(**values)
+
+    @classmethod
+    def from_json(cls, text: str) -> RuleSet:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InvalidRulesetError(f"ruleset JSON does not parse: {exc}") from None
+        return cls.from_dict(data)
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, frozenset):
+        return sorted(_encode(v) for v in value)
+    if isinstance(value, tuple):
+        return [_encode(v) for v in value]
+    return value
+
+
+def _decode(key: str, hint: Any, value: Any) -> Any:
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    try:
+        if origin in (types.UnionType, typing.Union):
+            if value is None and type(None) in args:
+                return None
+            (inner,) = [a for a in args if a is not type(None)]
+            return _decode(key, inner, value)
+        if origin in (tuple, frozenset):
+            if not isinstance(value, list):
+                raise TypeError("expected a list")
+            items = [_decode(key, args[0], v) for v in value]
+            return tuple(items) if origin is tuple else frozenset(items)
+        if isinstance(hint, type) and issubclass(hint, Enum):
+            return hint(value)
+        if hint is bool:
+            if not isinstance(value, bool):
+                raise TypeError("expected true or false")
+            return value
+        if hint is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError("expected an integer")
+            return value
+        if hint is str:
+            if not isinstance(value, str):
+                raise TypeError("expected a string")
+            return value
+    except (TypeError, ValueError) as exc:
+        raise InvalidRulesetError(f"ruleset key {key!r}: bad value {value!r}: {exc}") from None
+    raise InvalidRulesetError(f"ruleset key {key!r} has an unsupported type {hint}")
+
+
+def _validate(r: RuleSet) -> None:
+    problems = []
+    if r.players not in (3, 4):
+        problems.append(f"players must be 3 or 4, got {r.players}")
+    if r.red_fives not in (0, 3, 4):
+        problems.append(f"red_fives must be 0, 3 or 4, got {r.red_fives}")
+    if r.double_wind_pair_fu not in (2, 4):
+        problems.append(f"double_wind_pair_fu must be 2 or 4, got {r.double_wind_pair_fu}")
+    if len(r.uma) != r.players:
+        problems.append(f"uma needs {r.players} values, got {len(r.uma)}")
+    if len(r.table_points) != r.players:
+        problems.append(f"table_points needs {r.players} values, got {len(r.table_points)}")
+    if r.length not in r.lengths:
+        problems.append(f"length {r.length.value} is not among lengths offered")
+    for name in ("start_points", "return_points", "noten_payment", "riichi_stick"):
+        if getattr(r, name) < 0:
+            problems.append(f"{name} must not be negative")
+    if problems:
+        raise InvalidRulesetError(f"ruleset {r.name!r}: " + "; ".join(problems))
+
+
+# ---------------------------------------------------------------- presets
+
+ONLINE = RuleSet()
+
+AGARI = ONLINE.replace(
+    name="agari",
+    triple_ron=TripleRon.ALL_WIN,
+    four_kan_abort_on_fifth=True,
+    kokushi_robs_closed_kan=True,
+    double_yakuman=ALL_DOUBLE_YAKUMAN,
+)
+
+DAILY_WALL = AGARI.replace(
+    name="daily-wall",
+    length=Length.ONE_HAND,
+    lengths=(Length.ONE_HAND, Length.EAST, Length.SOUTH),
+    settlement=Settlement.RAW,
+    uma=(0, 0, 0, 0),
+    oka=False,
+    leftover_sticks_to_first=False,
+)
+
+CLASSIC = ONLINE.replace(
+    name="classic",
+    length=Length.EAST,
+    lengths=(Length.ONE_HAND, Length.EAST),
+    uma=(20000, 10000, -10000, -20000),
+    red_fives=0,
+    extension_target=None,
+    double_yakuman=ALL_DOUBLE_YAKUMAN,
+    pao=Pao.PORTION,
+)
+
+LEAGUE = ONLINE.replace(
+    name="league",
+    length=Length.SOUTH,
+    lengths=(Length.SOUTH,),
+    uma=(30000, 10000, -10000, -30000),
+)
+
+RIICHI_BASIC = ONLINE.replace(
+    name="riichi-basic",
+    lengths=(Length.ONE_HAND, Length.EAST, Length.SOUTH),
+    red_fives=0,
+    double_ron=False,
+    triple_ron=TripleRon.HEAD_BUMP,
+    abort_nine_terminals=False,
+    settlement=Settlement.TABLE_POINTS,
+)
+
+EMA = RIICHI_BASIC.replace(
+    name="ema",
+    kuitan=False,
+    double_ron=True,
+    triple_ron=TripleRon.ALL_WIN,
+    renhou=Renhou.YAKUMAN,
+)
+
+SANMA_KANSAI = RIICHI_BASIC.replace(
+    name="sanma-kansai",
+    players=3,
+    start_points=35000,
+    return_points=40000,
+    uma=(20000, 0, -20000),
+    table_points=(4, 1, 0),
+    chi_allowed=False,
+    abort_four_riichi=False,
+    noten_payment=2000,
+    north_pon_han=True,
+    tsumo_loss=True,
+)
+
+TENHOU = ONLINE.replace(
+    name="tenhou",
+    uma=(20000, 10000, -10000, -20000),
+    open_kan_dora=KanDoraTiming.AFTER_DISCARD,
+)
+
+MAHJONGSOUL = ONLINE.replace(
+    name="mahjongsoul",
+    double_yakuman=ALL_DOUBLE_YAKUMAN,
+)
+
+PRESETS: dict[str, RuleSet] = {
+    r.name: r
+    for r in (
+        ONLINE,
+        AGARI,
+        DAILY_WALL,
+        CLASSIC,
+        RIICHI_BASIC,
+        EMA,
+        SANMA_KANSAI,
+        LEAGUE,
+        TENHOU,
+        MAHJONGSOUL,
+    )
+}
+
+ALIASES: dict[str, str] = {
+    "default": "online",
+    "004": "online",
+    "000": "agari",
+    "daily": "daily-wall",
+    "dailywall": "daily-wall",
+    "001": "classic",
+    "riichi": "riichi-basic",
+    "japanese": "riichi-basic",
+    "002": "riichi-basic",
+    "sanma": "sanma-kansai",
+    "kansai": "sanma-kansai",
+    "003": "league",
+    "mleague": "league",
+    "m-league": "league",
+    "majsoul": "mahjongsoul",
+    "mahjong-soul": "mahjongsoul",
+}
+
+
+def find_ruleset(name: str) -> RuleSet:
+    """A preset by name or alias, case-insensitive (``"Agari"``, ``"sanma"``, ``"M-League"``)."""
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    key = ALIASES.get(key, key)
+    found = PRESETS.get(key)
+    if found is None:
+        raise UnknownRulesetError(
+            f"unknown ruleset {name!r}; known: {', '.join(sorted(PRESETS))}"
+            f" (aliases: {', '.join(sorted(ALIASES))})"
+        )
+    return found
+
+
+__all__ = [
+    "ALL_DOUBLE_YAKUMAN",
+    "PRESETS",
+    "DoubleYakuman",
+    "InvalidRulesetError",
+    "KanDoraTiming",
+    "Length",
+    "Pao",
+    "Renhou",
+    "RuleSet",
+    "Settlement",
+    "TripleRon",
+    "UnknownRulesetError",
+    "find_ruleset",
+]
