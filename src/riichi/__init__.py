@@ -1,7 +1,20 @@
 """riichi: riichi mahjong rules, hand analysis, scoring and play."""
 
-from riichi.errors import InvalidHandError, InvalidNotationError, RiichiError
+from riichi.errors import (
+    InvalidHandError,
+    InvalidNotationError,
+    NotAgariError,
+    NoYakuError,
+    RiichiError,
+)
 
 __version__ = "0.1.0"
 
-__all__ = ["InvalidHandError", "InvalidNotationError", "RiichiError", "__version__"]
+__all__ = [
+    "InvalidHandError",
+    "InvalidNotationError",
+    "NoYakuError",
+    "NotAgariError",
+    "RiichiError",
+    "__version__",
+]

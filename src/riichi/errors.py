@@ -17,3 +17,11 @@ class InvalidNotationError(RiichiError):
 
 class InvalidHandError(RiichiError):
     """A hand that cannot exist: wrong tile count, more than four copies, bad counts."""
+
+
+class NotAgariError(InvalidHandError):
+    """Tiles given as a win that do not form a complete hand."""
+
+
+class NoYakuError(RiichiError):
+    """A complete hand with no yaku: it may not win (dora are not yaku)."""

@@ -156,16 +156,20 @@ def _copy_order(kind: Kind, red: bool) -> tuple[int, ...]:
     return (3, 2, 1, 0) if kind in FIVES else (0, 1, 2, 3)
 
 
-def parse_tiles(text: str) -> list[Tile]:
+def parse_tiles(text: str, taken: set[Tile] | None = None) -> list[Tile]:
     """Notation to physical tile ids, in the order written.
 
     ``parse_tiles("406p")`` gives the 4p, the red 5p and the 6p. Plain fives
     take copies 3, 2, 1 first so that they stay plain whatever the number of
     red fives; a fourth plain five has to take copy 0 (which is red when red
-    fives are on). Whitespace between groups is ignored.
+    fives are on). Whitespace between groups is ignored. ``taken`` holds ids
+    already given out (say, to the rest of a hand): they are skipped, and the
+    new ids are added to it.
     """
     tiles: list[Tile] = []
     used = [0] * NUM_KINDS  # bit per copy already taken
+    for t in taken or ():
+        used[t >> 2] |= 1 << (t & 3)
     pending: list[tuple[int, int]] = []  # (digit, position)
     for pos, ch in enumerate(text):
         if ch.isdigit() and ch.isascii():
@@ -190,6 +194,8 @@ def parse_tiles(text: str) -> list[Tile]:
         raise InvalidNotationError(
             f"digits at position {pending[0][1]} in {text!r} have no suit letter"
         )
+    if taken is not None:
+        taken.update(tiles)
     return tiles
 
 

@@ -1,0 +1,109 @@
+"""Limits, base points and who pays what."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from riichi.rules import Pao, RuleSet
+
+
+class Limit(Enum):
+    NONE = "none"
+    MANGAN = "mangan"
+    HANEMAN = "haneman"
+    BAIMAN = "baiman"
+    SANBAIMAN = "sanbaiman"
+    KAZOE_YAKUMAN = "kazoe-yakuman"  # counted yakuman: 13+ han
+    YAKUMAN = "yakuman"  # with ``yakuman`` > 1 a multiple
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """``points`` paid by ``seat`` to the winner, honba included."""
+
+    seat: int
+    points: int
+
+
+def round_up(points: int) -> int:
+    return -(-points // 100) * 100
+
+
+def base_points(han: int, fu: int, yakuman: int, rules: RuleSet) -> tuple[int, Limit]:
+    """Base points (a quarter of a non-dealer ron before rounding) and the limit reached."""
+    if yakuman:
+        return 8000 * yakuman, Limit.YAKUMAN
+    if han >= 13:
+        if rules.kazoe_yakuman:
+            return 8000, Limit.KAZOE_YAKUMAN
+        return 6000, Limit.SANBAIMAN
+    if han >= 11:
+        return 6000, Limit.SANBAIMAN
+    if han >= 8:
+        return 4000, Limit.BAIMAN
+    if han >= 6:
+        return 3000, Limit.HANEMAN
+    base = fu * 2 ** (han + 2)
+    # 4 han 30 fu and 3 han 60 fu both give 1920: kiriage rounds them up
+    if han >= 5 or base >= 2000 or (rules.kiriage and base == 1920):
+        return 2000, Limit.MANGAN
+    return base, Limit.NONE
+
+
+def payments(
+    base: int,
+    covered_base: int,
+    *,
+    tsumo: bool,
+    winner: int,
+    dealer: int,
+    discarder: int | None,
+    liable: int | None,
+    honba: int,
+    rules: RuleSet,
+) -> list[Payment]:
+    """Who pays what for a win worth ``base`` base points.
+
+    ``covered_base`` is the part of ``base`` that the ``liable`` seat (pao)
+    answers for: on a tsumo that seat pays it alone, as if it had dealt in;
+    on a ron it is split evenly with the discarder unless they are the same
+    seat. The liable seat pays the honba of a tsumo, the discarder those of a
+    ron.
+    """
+    owed: dict[int, int] = {}
+    multiplier = 6 if winner == dealer else 4
+    if liable is None or rules.pao is Pao.NONE:
+        covered_base = 0
+    rest = base - covered_base
+    if tsumo:
+        others = [s for s in range(rules.players) if s != winner]
+        if rest:
+            shares = {
+                s: round_up(rest * (2 if winner == dealer or s == dealer else 1)) for s in others
+            }
+            if rules.players == 3 and not rules.tsumo_loss:
+                # the absent fourth player's share is split between the two payers
+                missing = round_up(rest * (2 if winner == dealer else 1))
+                shares = {s: v + round_up(missing // 2) for s, v in shares.items()}
+            for s, v in shares.items():
+                owed[s] = owed.get(s, 0) + v
+        honba_total = rules.honba_tsumo * honba
+        if covered_base and liable is not None:
+            owed[liable] = owed.get(liable, 0) + round_up(covered_base * multiplier)
+            owed[liable] += honba_total * len(others)
+        else:
+            for s in others:
+                owed[s] = owed.get(s, 0) + honba_total
+    else:
+        assert discarder is not None
+        owed[discarder] = round_up(rest * multiplier) if rest else 0
+        if covered_base and liable is not None:
+            value = round_up(covered_base * multiplier)
+            if liable == discarder:
+                owed[discarder] += value
+            else:
+                owed[liable] = value // 2
+                owed[discarder] += value - value // 2
+        owed[discarder] += rules.honba_ron * honba
+    return [Payment(s, v) for s, v in sorted(owed.items()) if v]

@@ -1,0 +1,479 @@
+"""Scoring a win: every reading is tried and the one that pays most is kept."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from riichi.errors import InvalidHandError, NotAgariError, NoYakuError
+from riichi.hand import Form, Reading, Wait, decompositions
+from riichi.rules import ONLINE, DoubleYakuman, Pao, Renhou, RuleSet
+from riichi.scoring.context import WinContext
+from riichi.scoring.melds import Meld
+from riichi.scoring.points import Limit, Payment, base_points, payments
+from riichi.scoring.yaku import DRAGON_YAKU, ROUND_WIND_YAKU, SEAT_WIND_YAKU, Yaku
+from riichi.tiles import (
+    DRAGONS,
+    GREENS,
+    NORTH,
+    NUM_KINDS,
+    WINDS,
+    dora_of,
+    is_yaochu,
+    kind_name,
+    red_fives_set,
+    tiles_name,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class YakuHan:
+    """A yaku in a result with the han it gave (for yakuman: how many yakuman)."""
+
+    yaku: Yaku
+    han: int
+
+
+@dataclass(frozen=True, slots=True)
+class FuItem:
+    label: str
+    fu: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreResult:
+    """The value of a win and how it is paid.
+
+    ``han`` includes dora; for a yakuman hand it is 0 and ``yakuman`` is the
+    number of yakuman (doubles counted twice). ``points`` is the hand's value
+    before honba and sticks; ``payments`` include honba; ``deltas`` is each
+    seat's change, the winner's including the riichi sticks.
+    """
+
+    yaku: tuple[YakuHan, ...]
+    han: int
+    fu: int
+    fu_items: tuple[FuItem, ...]
+    dora: int
+    aka: int
+    ura: int
+    yakuman: int
+    limit: Limit
+    base: int
+    points: int
+    payments: tuple[Payment, ...]
+    deltas: tuple[int, ...]
+    reading: Reading
+
+    def __str__(self) -> str:
+        if self.yakuman:
+            value = "yakuman" if self.yakuman == 1 else f"{self.yakuman}x yakuman"
+        else:
+            value = f"{self.han} han {self.fu} fu"
+            if self.limit is not Limit.NONE:
+                value += f" {self.limit.value}"
+        return f"{value}: {self.points}"
+
+
+class _Set(NamedTuple):
+    kind: int
+    sequence: bool
+    kan: bool
+    concealed: bool  # a closed triplet for fu and the concealed-triplet yaku
+    called: bool  # opens the hand
+
+
+_DOUBLE = {
+    Yaku.KOKUSHI_13: DoubleYakuman.KOKUSHI_13,
+    Yaku.SUUANKOU_TANKI: DoubleYakuman.SUUANKOU_TANKI,
+    Yaku.JUNSEI_CHUUREN: DoubleYakuman.JUNSEI_CHUUREN,
+    Yaku.DAISUUSHII: DoubleYakuman.DAISUUSHII,
+}
+_NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+
+
+def score(
+    hand: Sequence[int],
+    win_tile: int,
+    melds: Sequence[Meld] = (),
+    context: WinContext | None = None,
+    rules: RuleSet = ONLINE,
+) -> ScoreResult:
+    """Score a win.
+
+    ``hand`` holds the concealed tiles before the win (physical ids, 13 minus
+    three per meld), ``win_tile`` the tile won on, ``melds`` the declared
+    sets. Raises ``NotAgariError`` when the tiles are not complete and
+    ``NoYakuError`` when no reading has a yaku.
+    """
+    ctx = context or WinContext(tsumo=True)
+    ctx.check(rules.players)
+    all_ids = [*hand, win_tile, *(t for m in melds for t in m.tiles)]
+    if len(set(all_ids)) != len(all_ids) or not all(0 <= t < 136 for t in all_ids):
+        raise InvalidHandError(f"tiles repeat or are out of range: {tiles_name(all_ids)}")
+    if len(hand) != 13 - 3 * len(melds):
+        raise InvalidHandError(
+            f"{len(hand)} concealed tiles with {len(melds)} melds: expected {13 - 3 * len(melds)}"
+        )
+    counts = [0] * NUM_KINDS
+    for t in hand:
+        counts[t >> 2] += 1
+    win = win_tile >> 2
+    counts[win] += 1
+    readings = decompositions(counts, win, len(melds))
+    if not readings:
+        raise NotAgariError(
+            f"{tiles_name(hand)} + {tiles_name([win_tile])} with "
+            f"{len(melds)} melds is not a complete hand"
+        )
+    every = [0] * NUM_KINDS
+    for t in all_ids:
+        every[t >> 2] += 1
+    seat_wind = ctx.seat_wind(rules.players)
+    dora, aka, ura = _dora(all_ids, every, ctx, rules)
+    best: tuple[tuple[int, int, int], ScoreResult] | None = None
+    for reading in readings:
+        found = _evaluate(reading, counts, every, melds, win, ctx, seat_wind, rules)
+        if found is None:
+            continue
+        result = _price(found, reading, dora, aka, ura, ctx, rules)
+        key = (result.points, result.han + 100 * result.yakuman, result.fu)
+        if best is None or key > best[0]:
+            best = (key, result)
+    if best is None:
+        raise NoYakuError(
+            f"no yaku: {tiles_name(hand)} + {tiles_name([win_tile])}"
+            + "".join(f" {m}" for m in melds)
+            + f" ({'tsumo' if ctx.tsumo else 'ron'}, seat {kind_name(seat_wind)},"
+            f" round {kind_name(ctx.round_wind)})"
+        )
+    return best[1]
+
+
+class _Found(NamedTuple):
+    yaku: list[YakuHan]
+    yakuman: int
+    fu: int
+    fu_items: list[FuItem]
+    pao_count: int  # yakuman covered by pao in this reading
+
+
+def _sets_of(reading: Reading, melds: Sequence[Meld], tsumo: bool) -> list[_Set]:
+    sets = []
+    for i, block in enumerate(reading.sets):
+        # a triplet completed by someone else's discard counts as open
+        ron_triplet = not tsumo and block.triplet and i == reading.wait_index
+        sets.append(
+            _Set(block.kind, not block.triplet, False, block.triplet and not ron_triplet, False)
+        )
+    for m in melds:
+        sets.append(_Set(m.kind, m.is_sequence, m.is_kan, not m.is_open, m.is_open))
+    return sets
+
+
+def _evaluate(
+    reading: Reading,
+    counts: list[int],
+    every: list[int],
+    melds: Sequence[Meld],
+    win: int,
+    ctx: WinContext,
+    seat_wind: int,
+    rules: RuleSet,
+) -> _Found | None:
+    closed = not any(m.is_open for m in melds)
+    sets = _sets_of(reading, melds, ctx.tsumo)
+    yakuman = _yakuman(reading, sets, counts, every, melds, win, ctx, closed, rules)
+    if yakuman:
+        count = sum(y.han for y in yakuman)
+        if not rules.yakuman_stacking:
+            yakuman = [max(yakuman, key=lambda y: y.han)]
+            count = yakuman[0].han
+        pao = sum(y.han for y in yakuman if y.yaku in (Yaku.DAISANGEN, Yaku.DAISUUSHII))
+        fu, items = _fu(reading, sets, ctx, seat_wind, closed, False, rules)
+        return _Found(yakuman, count, fu, items, pao)
+    yaku = _yaku(reading, sets, every, ctx, seat_wind, closed, rules)
+    if not yaku:
+        return None
+    pinfu = any(y.yaku is Yaku.PINFU for y in yaku)
+    fu, items = _fu(reading, sets, ctx, seat_wind, closed, pinfu, rules)
+    return _Found(yaku, 0, fu, items, 0)
+
+
+def _yakuman(
+    reading: Reading,
+    sets: list[_Set],
+    counts: list[int],
+    every: list[int],
+    melds: Sequence[Meld],
+    win: int,
+    ctx: WinContext,
+    closed: bool,
+    rules: RuleSet,
+) -> list[YakuHan]:
+    found: list[Yaku] = []
+    if ctx.tenhou:
+        found.append(Yaku.TENHOU)
+    if ctx.chiihou:
+        found.append(Yaku.CHIIHOU)
+    if ctx.renhou and rules.renhou is Renhou.YAKUMAN:
+        found.append(Yaku.RENHOU)
+    if reading.form is Form.KOKUSHI:
+        found.append(Yaku.KOKUSHI_13 if reading.wait is Wait.KOKUSHI_13 else Yaku.KOKUSHI)
+    held = [k for k in range(NUM_KINDS) if every[k]]
+    if all(k >= 27 for k in held):
+        found.append(Yaku.TSUUIISOU)
+    if all(k < 27 and k % 9 in (0, 8) for k in held):
+        found.append(Yaku.CHINROUTOU)
+    if all(k in GREENS for k in held):
+        found.append(Yaku.RYUUIISOU)
+    if reading.form is Form.STANDARD:
+        triplets = [s.kind for s in sets if not s.sequence]
+        if sum(s.concealed for s in sets) == 4:
+            found.append(Yaku.SUUANKOU_TANKI if reading.wait is Wait.TANKI else Yaku.SUUANKOU)
+        if all(d in triplets for d in DRAGONS):
+            found.append(Yaku.DAISANGEN)
+        winds = sum(w in triplets for w in WINDS)
+        if winds == 4:
+            found.append(Yaku.DAISUUSHII)
+        elif winds == 3 and reading.pair in WINDS:
+            found.append(Yaku.SHOUSUUSHII)
+        if sum(s.kan for s in sets) == 4:
+            found.append(Yaku.SUUKANTSU)
+        if closed and not melds:
+            suit = win // 9 * 9
+            if win < 27 and sum(counts[suit : suit + 9]) == 14:
+                part = counts[suit : suit + 9]
+                if all(c >= n for c, n in zip(part, _NINE_GATES, strict=True)):
+                    part[win - suit] -= 1
+                    pure = tuple(part) == _NINE_GATES
+                    found.append(Yaku.JUNSEI_CHUUREN if pure else Yaku.CHUUREN)
+    return [YakuHan(y, _yakuman_value(y, rules)) for y in found]
+
+
+def _yakuman_value(yaku: Yaku, rules: RuleSet) -> int:
+    pattern = _DOUBLE.get(yaku)
+    return 2 if pattern is not None and pattern in rules.double_yakuman else 1
+
+
+def _yaku(
+    reading: Reading,
+    sets: list[_Set],
+    every: list[int],
+    ctx: WinContext,
+    seat_wind: int,
+    closed: bool,
+    rules: RuleSet,
+) -> list[YakuHan]:
+    found: list[Yaku] = []
+    if ctx.double_riichi:
+        found.append(Yaku.DOUBLE_RIICHI)
+    elif ctx.riichi:
+        found.append(Yaku.RIICHI)
+    if ctx.ippatsu and rules.ippatsu:
+        found.append(Yaku.IPPATSU)
+    if ctx.renhou and rules.renhou is Renhou.MANGAN:
+        found.append(Yaku.RENHOU)
+    if closed and ctx.tsumo:
+        found.append(Yaku.MENZEN_TSUMO)
+    for flag, yaku in (
+        (ctx.chankan, Yaku.CHANKAN),
+        (ctx.rinshan, Yaku.RINSHAN),
+        (ctx.haitei, Yaku.HAITEI),
+        (ctx.houtei, Yaku.HOUTEI),
+    ):
+        if flag:
+            found.append(yaku)
+    held = [k for k in range(NUM_KINDS) if every[k]]
+    if all(k < 27 and k % 9 not in (0, 8) for k in held) and (closed or rules.kuitan):
+        found.append(Yaku.TANYAO)
+    suits = {k // 9 for k in held if k < 27}
+    honors = any(k >= 27 for k in held)
+    if len(suits) == 1:
+        found.append(Yaku.HONITSU if honors else Yaku.CHINITSU)
+    if all(is_yaochu(k) for k in held):
+        found.append(Yaku.HONROUTOU)
+    if reading.form is Form.CHIITOITSU:
+        found.append(Yaku.CHIITOITSU)
+    elif reading.form is Form.STANDARD:
+        found += _set_yaku(reading, sets, ctx, seat_wind, closed, rules)
+    # renhou as a mangan is worth five han on its own
+    return [
+        YakuHan(y, 5 if y is Yaku.RENHOU else y.han_closed if closed else y.han_open)
+        for y in found
+        if (y.han_closed if closed else y.han_open)
+    ]
+
+
+def _set_yaku(
+    reading: Reading,
+    sets: list[_Set],
+    ctx: WinContext,
+    seat_wind: int,
+    closed: bool,
+    rules: RuleSet,
+) -> list[Yaku]:
+    found: list[Yaku] = []
+    pair = reading.pair
+    assert pair is not None
+    seqs = sorted(s.kind for s in sets if s.sequence)
+    triplets = [s.kind for s in sets if not s.sequence]
+    for t in triplets:
+        if t in DRAGONS:
+            found.append(DRAGON_YAKU[t - DRAGONS[0]])
+        if t == seat_wind:
+            found.append(SEAT_WIND_YAKU[t - WINDS[0]])
+        if t == ctx.round_wind:
+            found.append(ROUND_WIND_YAKU[t - WINDS[0]])
+        if t == NORTH and rules.north_pon_han:
+            found.append(Yaku.NORTH)
+    value_pair = pair in DRAGONS or pair == seat_wind or pair == ctx.round_wind
+    if closed and len(seqs) == 4 and not value_pair and reading.wait is Wait.RYANMEN:
+        found.append(Yaku.PINFU)
+    if closed:
+        peiko = sum(c // 2 for c in Counter(seqs).values())
+        if peiko == 2:
+            found.append(Yaku.RYANPEIKOU)
+        elif peiko == 1:
+            found.append(Yaku.IIPEIKOU)
+    if (
+        seqs
+        and is_yaochu(pair)
+        and all((s.kind % 9 in (0, 6)) if s.sequence else is_yaochu(s.kind) for s in sets)
+    ):
+        honors = pair >= 27 or any(t >= 27 for t in triplets)
+        found.append(Yaku.CHANTA if honors else Yaku.JUNCHAN)
+    seq_set = set(seqs)
+    if any(all(s + d in seq_set for d in (0, 3, 6)) for s in (0, 9, 18)):
+        found.append(Yaku.ITTSU)
+    if any(all(r + d in seq_set for d in (0, 9, 18)) for r in range(7)):
+        found.append(Yaku.SANSHOKU)
+    trip_set = set(triplets)
+    if any(all(r + d in trip_set for d in (0, 9, 18)) for r in range(9)):
+        found.append(Yaku.SANSHOKU_DOUKOU)
+    if len(triplets) == 4:
+        found.append(Yaku.TOITOI)
+    if sum(s.concealed for s in sets) == 3:
+        found.append(Yaku.SANANKOU)
+    if sum(s.kan for s in sets) == 3:
+        found.append(Yaku.SANKANTSU)
+    if sum(d in trip_set for d in DRAGONS) == 2 and pair in DRAGONS:
+        found.append(Yaku.SHOUSANGEN)
+    return found
+
+
+def _fu(
+    reading: Reading,
+    sets: list[_Set],
+    ctx: WinContext,
+    seat_wind: int,
+    closed: bool,
+    pinfu: bool,
+    rules: RuleSet,
+) -> tuple[int, list[FuItem]]:
+    if reading.form is Form.CHIITOITSU:
+        return 25, [FuItem("seven pairs", 25)]
+    if reading.form is Form.KOKUSHI:
+        return 0, []
+    if pinfu and ctx.tsumo:
+        return 20, [FuItem("pinfu tsumo", 20)]
+    items = [FuItem("base", 20)]
+    if closed and not ctx.tsumo:
+        items.append(FuItem("closed ron", 10))
+    if ctx.tsumo:
+        items.append(FuItem("tsumo", 2))
+    for s in sets:
+        if s.sequence:
+            continue
+        fu = 2 * (2 if is_yaochu(s.kind) else 1) * (2 if s.concealed else 1) * (4 if s.kan else 1)
+        what = ("closed " if s.concealed else "open ") + ("kan" if s.kan else "triplet")
+        items.append(FuItem(f"{what} {kind_name(s.kind)}", fu))
+    pair = reading.pair
+    assert pair is not None
+    if pair in DRAGONS:
+        items.append(FuItem(f"dragon pair {kind_name(pair)}", 2))
+    elif pair == seat_wind and pair == ctx.round_wind:
+        items.append(FuItem(f"double wind pair {kind_name(pair)}", rules.double_wind_pair_fu))
+    elif pair in (ctx.round_wind, seat_wind):
+        items.append(FuItem(f"wind pair {kind_name(pair)}", 2))
+    if reading.wait in (Wait.KANCHAN, Wait.PENCHAN, Wait.TANKI):
+        assert reading.wait is not None
+        items.append(FuItem(f"{reading.wait.value} wait", 2))
+    raw = sum(i.fu for i in items)
+    if raw == 20 and not closed:
+        items.append(FuItem("open pinfu shape", 10))
+        return 30, items
+    total = -(-raw // 10) * 10
+    if total != raw:
+        items.append(FuItem("rounding", total - raw))
+    return total, items
+
+
+def _dora(
+    all_ids: list[int], every: list[int], ctx: WinContext, rules: RuleSet
+) -> tuple[int, int, int]:
+    three = rules.players == 3
+    indicators = ctx.dora_indicators if rules.kan_dora else ctx.dora_indicators[:1]
+    dora = sum(every[dora_of(t >> 2, three)] for t in indicators)
+    reds = red_fives_set(rules.red_fives)
+    aka = sum(1 for t in all_ids if t in reds)
+    ura = 0
+    if ctx.riichi and rules.ura_dora:
+        uras = ctx.ura_indicators if rules.kan_ura else ctx.ura_indicators[:1]
+        ura = sum(every[dora_of(t >> 2, three)] for t in uras)
+    return dora, aka, ura
+
+
+def _price(
+    found: _Found,
+    reading: Reading,
+    dora: int,
+    aka: int,
+    ura: int,
+    ctx: WinContext,
+    rules: RuleSet,
+) -> ScoreResult:
+    yaku = list(found.yaku)
+    if found.yakuman:
+        han = 0
+        dora = aka = ura = 0
+    else:
+        han = sum(y.han for y in yaku) + dora + aka + ura
+    base, limit = base_points(han, found.fu, found.yakuman, rules)
+    covered = 0
+    if found.pao_count:
+        covered = base if rules.pao is Pao.WHOLE else 8000 * found.pao_count
+    pays = payments(
+        base,
+        covered,
+        tsumo=ctx.tsumo,
+        winner=ctx.seat,
+        dealer=ctx.dealer,
+        discarder=ctx.discarder,
+        liable=ctx.pao if found.pao_count else None,
+        honba=ctx.honba,
+        rules=rules,
+    )
+    deltas = [0] * rules.players
+    for p in pays:
+        deltas[p.seat] -= p.points
+    deltas[ctx.seat] += sum(p.points for p in pays) + ctx.riichi_sticks * rules.riichi_stick
+    honba = (rules.honba_tsumo * (rules.players - 1) if ctx.tsumo else rules.honba_ron) * ctx.honba
+    return ScoreResult(
+        yaku=tuple(yaku),
+        han=han,
+        fu=found.fu,
+        fu_items=tuple(found.fu_items),
+        dora=dora,
+        aka=aka,
+        ura=ura,
+        yakuman=found.yakuman,
+        limit=limit,
+        base=base,
+        points=sum(p.points for p in pays) - honba,
+        payments=tuple(pays),
+        deltas=tuple(deltas),
+        reading=reading,
+    )
