@@ -90,6 +90,10 @@ def test_impossible_situations_are_errors() -> None:
         win(PLAIN, "7s", riichi=True, discarder=1)
     with pytest.raises(InvalidContextError, match="tenhou is the dealer"):
         win(PLAIN, "7s", tsumo=True, tenhou=True)
+    with pytest.raises(InvalidContextError, match="chankan with houtei"):
+        win("567m234p1189s", "7s", "chi:234m", chankan=True, houtei=True)
+    with pytest.raises(InvalidContextError, match="riichi needs a closed hand"):
+        win("567m234p1189s", "7s", "chi:234m", riichi=True)
 
 
 def test_tenhou_chiihou_renhou() -> None:

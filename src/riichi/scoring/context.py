@@ -69,6 +69,8 @@ class WinContext:
             problems.append("rinshan is a tsumo")
         if (self.chankan or self.houtei) and self.tsumo:
             problems.append("chankan and houtei are ron wins")
+        if self.chankan and self.houtei:
+            problems.append("a robbed kan tile is never the last discard (chankan with houtei)")
         if self.haitei and not self.tsumo:
             problems.append("haitei is a tsumo")
         if self.haitei and self.rinshan:

@@ -10,7 +10,7 @@ from typing import NamedTuple
 from riichi.errors import InvalidHandError, NotAgariError, NoYakuError
 from riichi.hand import Form, Reading, Wait, decompositions
 from riichi.rules import ONLINE, DoubleYakuman, Pao, Renhou, RuleSet
-from riichi.scoring.context import WinContext
+from riichi.scoring.context import InvalidContextError, WinContext
 from riichi.scoring.melds import Meld
 from riichi.scoring.points import Limit, Payment, base_points, payments
 from riichi.scoring.yaku import DRAGON_YAKU, ROUND_WIND_YAKU, SEAT_WIND_YAKU, Yaku
@@ -113,6 +113,8 @@ def score(
     all_ids = [*hand, win_tile, *(t for m in melds for t in m.tiles)]
     if len(set(all_ids)) != len(all_ids) or not all(0 <= t < 136 for t in all_ids):
         raise InvalidHandError(f"tiles repeat or are out of range: {tiles_name(all_ids)}")
+    if (ctx.riichi or ctx.ippatsu) and any(m.is_open for m in melds):
+        raise InvalidContextError("riichi needs a closed hand: it has called sets")
     if len(hand) != 13 - 3 * len(melds):
         raise InvalidHandError(
             f"{len(hand)} concealed tiles with {len(melds)} melds: expected {13 - 3 * len(melds)}"
