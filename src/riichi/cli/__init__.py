@@ -6,6 +6,7 @@ import click
 
 from riichi import __version__
 from riichi.cli.hand import hand_command
+from riichi.cli.score import score_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -15,3 +16,4 @@ def main() -> None:
 
 
 main.add_command(hand_command)
+main.add_command(score_command)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from riichi.errors import InvalidHandError, NotAgariError, NoYakuError
 from riichi.hand import Form, Reading, Wait, decompositions
@@ -66,6 +66,34 @@ class ScoreResult:
     payments: tuple[Payment, ...]
     deltas: tuple[int, ...]
     reading: Reading
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON: every field, yaku with ids and both names."""
+        r = self.reading
+        return {
+            "yaku": [
+                {"id": y.yaku.id, "key": y.yaku.key, "en": y.yaku.en, "ja": y.yaku.ja, "han": y.han}
+                for y in self.yaku
+            ],
+            "han": self.han,
+            "fu": self.fu,
+            "fu_items": [{"label": i.label, "fu": i.fu} for i in self.fu_items],
+            "dora": self.dora,
+            "aka": self.aka,
+            "ura": self.ura,
+            "yakuman": self.yakuman,
+            "limit": self.limit.value,
+            "base": self.base,
+            "points": self.points,
+            "payments": [{"seat": p.seat, "points": p.points} for p in self.payments],
+            "deltas": list(self.deltas),
+            "reading": {
+                "form": r.form.value,
+                "sets": [str(b) for b in r.sets],
+                "pair": None if r.pair is None else kind_name(r.pair),
+                "wait": None if r.wait is None else r.wait.value,
+            },
+        }
 
     def __str__(self) -> str:
         if self.yakuman:
