@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import Enum
 from functools import cache
+from typing import NamedTuple
 
 from riichi.errors import InvalidHandError
 from riichi.hand.shanten import hand_bytes, replacement
@@ -40,8 +40,7 @@ class Wait(Enum):
     KOKUSHI_13 = "kokushi-13"  # thirteen orphans waiting on all thirteen kinds
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
+class Block(NamedTuple):
     """A set inside the concealed tiles: a sequence from ``kind`` or a triplet of ``kind``."""
 
     kind: int
@@ -56,8 +55,7 @@ class Block:
         return "".join(kind_name(k)[0] for k in self.kinds) + kind_name(self.kind)[1]
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(NamedTuple):
     """One reading of a complete hand.
 
     ``sets`` are the concealed sets (called sets are not part of the counts).
@@ -195,4 +193,4 @@ def _set_wait(block: Block, w: int) -> Wait:
 
 
 def _with_wait(reading: Reading, wait: Wait, index: int) -> Reading:
-    return Reading(reading.form, reading.sets, reading.pair, reading.pairs, wait, index)
+    return reading._replace(wait=wait, wait_index=index)

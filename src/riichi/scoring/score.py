@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -12,10 +11,11 @@ from riichi.hand import Form, Reading, Wait, decompositions
 from riichi.rules import ONLINE, DoubleYakuman, Pao, Renhou, RuleSet
 from riichi.scoring.context import InvalidContextError, WinContext
 from riichi.scoring.melds import Meld
-from riichi.scoring.points import Limit, Payment, base_points, payments
+from riichi.scoring.points import Limit, Payment, base_points, payments, round_up
 from riichi.scoring.yaku import DRAGON_YAKU, ROUND_WIND_YAKU, SEAT_WIND_YAKU, Yaku
 from riichi.tiles import (
     DRAGONS,
+    EAST,
     GREENS,
     NORTH,
     NUM_KINDS,
@@ -120,6 +120,7 @@ _DOUBLE = {
     Yaku.DAISUUSHII: DoubleYakuman.DAISUUSHII,
 }
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+_WIND_NAMES = ("East", "South", "West", "North")
 
 
 def score(
@@ -139,7 +140,7 @@ def score(
     ctx = context or WinContext(tsumo=True)
     ctx.check(rules.players)
     all_ids = [*hand, win_tile, *(t for m in melds for t in m.tiles)]
-    if len(set(all_ids)) != len(all_ids) or not all(0 <= t < 136 for t in all_ids):
+    if len(set(all_ids)) != len(all_ids) or min(all_ids) < 0 or max(all_ids) >= 136:
         raise InvalidHandError(f"tiles repeat or are out of range: {tiles_name(all_ids)}")
     if (ctx.riichi or ctx.ippatsu) and any(m.is_open for m in melds):
         raise InvalidContextError("riichi needs a closed hand: it has called sets")
@@ -162,24 +163,93 @@ def score(
     for t in all_ids:
         every[t >> 2] += 1
     seat_wind = ctx.seat_wind(rules.players)
+    info = _HandInfo.of(every, counts, melds, win)
     dora, aka, ura = _dora(all_ids, every, ctx, rules)
-    best: tuple[tuple[int, int, int], ScoreResult] | None = None
+    extra = dora + aka + ura
+    best: tuple[tuple[int, int, int], _Found, Reading, int, Limit] | None = None
     for reading in readings:
-        found = _evaluate(reading, counts, every, melds, win, ctx, seat_wind, rules)
+        found = _evaluate(reading, info, ctx, seat_wind, rules)
         if found is None:
             continue
-        result = _price(found, reading, dora, aka, ura, ctx, rules)
-        key = (result.points, result.han + 100 * result.yakuman, result.fu)
+        han = 0 if found.yakuman else sum(y.han for y in found.yaku) + extra
+        base, limit = base_points(han, found.fu, found.yakuman, rules)
+        key = (_value(base, ctx, rules), han + 100 * found.yakuman, found.fu)
         if best is None or key > best[0]:
-            best = (key, result)
+            best = (key, found, reading, base, limit)
     if best is None:
-        raise NoYakuError(
-            f"no yaku: {tiles_name(hand)} + {tiles_name([win_tile])}"
+        raise NoYakuError(_NoYakuMessage(hand, win_tile, melds, ctx, seat_wind))
+    _, found, reading, base, limit = best
+    return _price(found, reading, base, limit, (dora, aka, ura), ctx, rules)
+
+
+class _NoYakuMessage:
+    """The message of a NoYakuError, formatted only if someone reads it.
+
+    Engines ask about many hands that have no yaku; formatting each would
+    cost more than scoring it.
+    """
+
+    def __init__(
+        self, hand: Sequence[int], win: int, melds: Sequence[Meld], ctx: WinContext, seat: int
+    ) -> None:
+        self.args = (hand, win, melds, ctx, seat)
+
+    def __str__(self) -> str:
+        hand, win, melds, ctx, seat = self.args
+        return (
+            f"no yaku: {tiles_name(hand)} + {tiles_name([win])}"
             + "".join(f" {m}" for m in melds)
-            + f" ({'tsumo' if ctx.tsumo else 'ron'}, seat {kind_name(seat_wind)},"
-            f" round {kind_name(ctx.round_wind)})"
+            + f" ({'tsumo' if ctx.tsumo else 'ron'}, seat wind {_WIND_NAMES[seat - EAST]},"
+            f" round wind {_WIND_NAMES[ctx.round_wind - EAST]})"
         )
-    return best[1]
+
+
+def _value(base: int, ctx: WinContext, rules: RuleSet) -> int:
+    """What a win of ``base`` base points pays in all, to rank readings."""
+    if not ctx.tsumo:
+        return round_up(base * (6 if ctx.is_dealer else 4))
+    if ctx.is_dealer:
+        return (rules.players - 1) * round_up(2 * base)
+    return round_up(2 * base) + (rules.players - 2) * round_up(base)
+
+
+class _HandInfo(NamedTuple):
+    """What the readings of one hand share: computed once per score."""
+
+    counts: list[int]
+    win: int
+    closed: bool
+    no_melds: bool
+    meld_sets: list[_Set]
+    all_simple: bool
+    all_yaochu: bool
+    all_honor: bool
+    all_terminal: bool
+    all_green: bool
+    one_suit: bool
+    has_honor: bool
+
+    @classmethod
+    def of(cls, every: list[int], counts: list[int], melds: Sequence[Meld], win: int) -> _HandInfo:
+        held = [k for k in range(NUM_KINDS) if every[k]]
+        suits = {k // 9 for k in held if k < 27}
+        has_honor = held[-1] >= 27
+        return cls(
+            counts=counts,
+            win=win,
+            closed=not any(m.is_open for m in melds),
+            no_melds=not melds,
+            meld_sets=[
+                _Set(m.kind, m.is_sequence, m.is_kan, not m.is_open, m.is_open) for m in melds
+            ],
+            all_simple=all(k < 27 and k % 9 not in (0, 8) for k in held),
+            all_yaochu=all(is_yaochu(k) for k in held),
+            all_honor=held[0] >= 27,
+            all_terminal=all(k < 27 and k % 9 in (0, 8) for k in held),
+            all_green=all(k in GREENS for k in held),
+            one_suit=len(suits) == 1,
+            has_honor=has_honor,
+        )
 
 
 class _Found(NamedTuple):
@@ -190,7 +260,7 @@ class _Found(NamedTuple):
     pao_count: int  # yakuman covered by pao in this reading
 
 
-def _sets_of(reading: Reading, melds: Sequence[Meld], tsumo: bool) -> list[_Set]:
+def _sets_of(reading: Reading, info: _HandInfo, tsumo: bool) -> list[_Set]:
     sets = []
     for i, block in enumerate(reading.sets):
         # a triplet completed by someone else's discard counts as open
@@ -198,50 +268,32 @@ def _sets_of(reading: Reading, melds: Sequence[Meld], tsumo: bool) -> list[_Set]
         sets.append(
             _Set(block.kind, not block.triplet, False, block.triplet and not ron_triplet, False)
         )
-    for m in melds:
-        sets.append(_Set(m.kind, m.is_sequence, m.is_kan, not m.is_open, m.is_open))
-    return sets
+    return sets + info.meld_sets
 
 
 def _evaluate(
-    reading: Reading,
-    counts: list[int],
-    every: list[int],
-    melds: Sequence[Meld],
-    win: int,
-    ctx: WinContext,
-    seat_wind: int,
-    rules: RuleSet,
+    reading: Reading, info: _HandInfo, ctx: WinContext, seat_wind: int, rules: RuleSet
 ) -> _Found | None:
-    closed = not any(m.is_open for m in melds)
-    sets = _sets_of(reading, melds, ctx.tsumo)
-    yakuman = _yakuman(reading, sets, counts, every, melds, win, ctx, closed, rules)
+    sets = _sets_of(reading, info, ctx.tsumo)
+    yakuman = _yakuman(reading, sets, info, ctx, rules)
     if yakuman:
         count = sum(y.han for y in yakuman)
         if not rules.yakuman_stacking:
             yakuman = [max(yakuman, key=lambda y: y.han)]
             count = yakuman[0].han
         pao = sum(y.han for y in yakuman if y.yaku in (Yaku.DAISANGEN, Yaku.DAISUUSHII))
-        fu, items = _fu(reading, sets, ctx, seat_wind, closed, False, rules)
+        fu, items = _fu(reading, sets, ctx, seat_wind, info.closed, False, rules)
         return _Found(yakuman, count, fu, items, pao)
-    yaku = _yaku(reading, sets, every, ctx, seat_wind, closed, rules)
+    yaku = _yaku(reading, sets, info, ctx, seat_wind, rules)
     if not yaku:
         return None
     pinfu = any(y.yaku is Yaku.PINFU for y in yaku)
-    fu, items = _fu(reading, sets, ctx, seat_wind, closed, pinfu, rules)
+    fu, items = _fu(reading, sets, ctx, seat_wind, info.closed, pinfu, rules)
     return _Found(yaku, 0, fu, items, 0)
 
 
 def _yakuman(
-    reading: Reading,
-    sets: list[_Set],
-    counts: list[int],
-    every: list[int],
-    melds: Sequence[Meld],
-    win: int,
-    ctx: WinContext,
-    closed: bool,
-    rules: RuleSet,
+    reading: Reading, sets: list[_Set], info: _HandInfo, ctx: WinContext, rules: RuleSet
 ) -> list[YakuHan]:
     found: list[Yaku] = []
     if ctx.tenhou:
@@ -252,12 +304,11 @@ def _yakuman(
         found.append(Yaku.RENHOU)
     if reading.form is Form.KOKUSHI:
         found.append(Yaku.KOKUSHI_13 if reading.wait is Wait.KOKUSHI_13 else Yaku.KOKUSHI)
-    held = [k for k in range(NUM_KINDS) if every[k]]
-    if all(k >= 27 for k in held):
+    if info.all_honor:
         found.append(Yaku.TSUUIISOU)
-    if all(k < 27 and k % 9 in (0, 8) for k in held):
+    if info.all_terminal:
         found.append(Yaku.CHINROUTOU)
-    if all(k in GREENS for k in held):
+    if info.all_green:
         found.append(Yaku.RYUUIISOU)
     if reading.form is Form.STANDARD:
         triplets = [s.kind for s in sets if not s.sequence]
@@ -272,15 +323,15 @@ def _yakuman(
             found.append(Yaku.SHOUSUUSHII)
         if sum(s.kan for s in sets) == 4:
             found.append(Yaku.SUUKANTSU)
-        if closed and not melds:
+        win = info.win
+        if info.no_melds and info.one_suit and not info.has_honor:
             suit = win // 9 * 9
-            if win < 27 and sum(counts[suit : suit + 9]) == 14:
-                part = counts[suit : suit + 9]
-                if all(c >= n for c, n in zip(part, _NINE_GATES, strict=True)):
-                    part[win - suit] -= 1
-                    pure = tuple(part) == _NINE_GATES
-                    found.append(Yaku.JUNSEI_CHUUREN if pure else Yaku.CHUUREN)
-    return [YakuHan(y, _yakuman_value(y, rules)) for y in found]
+            part = info.counts[suit : suit + 9]
+            if all(c >= n for c, n in zip(part, _NINE_GATES, strict=True)):
+                part[win - suit] -= 1
+                pure = tuple(part) == _NINE_GATES
+                found.append(Yaku.JUNSEI_CHUUREN if pure else Yaku.CHUUREN)
+    return [YakuHan(y, _yakuman_value(y, rules)) for y in found] if found else []
 
 
 def _yakuman_value(yaku: Yaku, rules: RuleSet) -> int:
@@ -291,12 +342,12 @@ def _yakuman_value(yaku: Yaku, rules: RuleSet) -> int:
 def _yaku(
     reading: Reading,
     sets: list[_Set],
-    every: list[int],
+    info: _HandInfo,
     ctx: WinContext,
     seat_wind: int,
-    closed: bool,
     rules: RuleSet,
 ) -> list[YakuHan]:
+    closed = info.closed
     found: list[Yaku] = []
     if ctx.double_riichi:
         found.append(Yaku.DOUBLE_RIICHI)
@@ -308,22 +359,19 @@ def _yaku(
         found.append(Yaku.RENHOU)
     if closed and ctx.tsumo:
         found.append(Yaku.MENZEN_TSUMO)
-    for flag, yaku in (
-        (ctx.chankan, Yaku.CHANKAN),
-        (ctx.rinshan, Yaku.RINSHAN),
-        (ctx.haitei, Yaku.HAITEI),
-        (ctx.houtei, Yaku.HOUTEI),
-    ):
-        if flag:
-            found.append(yaku)
-    held = [k for k in range(NUM_KINDS) if every[k]]
-    if all(k < 27 and k % 9 not in (0, 8) for k in held) and (closed or rules.kuitan):
+    if ctx.chankan:
+        found.append(Yaku.CHANKAN)
+    if ctx.rinshan:
+        found.append(Yaku.RINSHAN)
+    if ctx.haitei:
+        found.append(Yaku.HAITEI)
+    if ctx.houtei:
+        found.append(Yaku.HOUTEI)
+    if info.all_simple and (closed or rules.kuitan):
         found.append(Yaku.TANYAO)
-    suits = {k // 9 for k in held if k < 27}
-    honors = any(k >= 27 for k in held)
-    if len(suits) == 1:
-        found.append(Yaku.HONITSU if honors else Yaku.CHINITSU)
-    if all(is_yaochu(k) for k in held):
+    if info.one_suit:
+        found.append(Yaku.HONITSU if info.has_honor else Yaku.CHINITSU)
+    if info.all_yaochu:
         found.append(Yaku.HONROUTOU)
     if reading.form is Form.CHIITOITSU:
         found.append(Yaku.CHIITOITSU)
@@ -348,49 +396,64 @@ def _set_yaku(
     found: list[Yaku] = []
     pair = reading.pair
     assert pair is not None
-    seqs = sorted(s.kind for s in sets if s.sequence)
-    triplets = [s.kind for s in sets if not s.sequence]
+    seqs: list[int] = []
+    triplets: list[int] = []
+    concealed = kans = 0
+    outside = is_yaochu(pair)  # every set and the pair hold a terminal or honour
+    for st in sets:
+        if st.sequence:
+            seqs.append(st.kind)
+            outside = outside and st.kind % 9 in (0, 6)
+        else:
+            triplets.append(st.kind)
+            concealed += st.concealed
+            kans += st.kan
+            outside = outside and is_yaochu(st.kind)
+    round_wind = ctx.round_wind
     for t in triplets:
-        if t in DRAGONS:
-            found.append(DRAGON_YAKU[t - DRAGONS[0]])
-        if t == seat_wind:
-            found.append(SEAT_WIND_YAKU[t - WINDS[0]])
-        if t == ctx.round_wind:
-            found.append(ROUND_WIND_YAKU[t - WINDS[0]])
-        if t == NORTH and rules.north_pon_han:
-            found.append(Yaku.NORTH)
-    value_pair = pair in DRAGONS or pair == seat_wind or pair == ctx.round_wind
-    if closed and len(seqs) == 4 and not value_pair and reading.wait is Wait.RYANMEN:
-        found.append(Yaku.PINFU)
-    if closed:
-        peiko = sum(c // 2 for c in Counter(seqs).values())
+        if t >= 27:
+            if t in DRAGONS:
+                found.append(DRAGON_YAKU[t - DRAGONS[0]])
+            if t == seat_wind:
+                found.append(SEAT_WIND_YAKU[t - WINDS[0]])
+            if t == round_wind:
+                found.append(ROUND_WIND_YAKU[t - WINDS[0]])
+            if t == NORTH and rules.north_pon_han:
+                found.append(Yaku.NORTH)
+    seq_set = set(seqs)
+    if closed and seqs:
+        if (
+            len(seqs) == 4
+            and reading.wait is Wait.RYANMEN
+            and not (pair in DRAGONS or pair in (seat_wind, round_wind))
+        ):
+            found.append(Yaku.PINFU)
+        peiko = sum(seqs.count(x) // 2 for x in seq_set)
         if peiko == 2:
             found.append(Yaku.RYANPEIKOU)
         elif peiko == 1:
             found.append(Yaku.IIPEIKOU)
-    if (
-        seqs
-        and is_yaochu(pair)
-        and all((s.kind % 9 in (0, 6)) if s.sequence else is_yaochu(s.kind) for s in sets)
-    ):
+    if outside and seqs:
         honors = pair >= 27 or any(t >= 27 for t in triplets)
         found.append(Yaku.CHANTA if honors else Yaku.JUNCHAN)
-    seq_set = set(seqs)
-    if any(all(s + d in seq_set for d in (0, 3, 6)) for s in (0, 9, 18)):
-        found.append(Yaku.ITTSU)
-    if any(all(r + d in seq_set for d in (0, 9, 18)) for r in range(7)):
-        found.append(Yaku.SANSHOKU)
-    trip_set = set(triplets)
-    if any(all(r + d in trip_set for d in (0, 9, 18)) for r in range(9)):
-        found.append(Yaku.SANSHOKU_DOUKOU)
-    if len(triplets) == 4:
-        found.append(Yaku.TOITOI)
-    if sum(s.concealed for s in sets) == 3:
-        found.append(Yaku.SANANKOU)
-    if sum(s.kan for s in sets) == 3:
-        found.append(Yaku.SANKANTSU)
-    if sum(d in trip_set for d in DRAGONS) == 2 and pair in DRAGONS:
+    if len(seq_set) >= 3:
+        for x in seq_set:
+            if x % 9 == 0 and x + 3 in seq_set and x + 6 in seq_set:
+                found.append(Yaku.ITTSU)
+            if x < 9 and x + 9 in seq_set and x + 18 in seq_set:
+                found.append(Yaku.SANSHOKU)
+    if pair in DRAGONS and sum(d in triplets for d in DRAGONS) == 2:
         found.append(Yaku.SHOUSANGEN)
+    if len(triplets) >= 3:
+        trip_set = set(triplets)
+        if any(x < 9 and x + 9 in trip_set and x + 18 in trip_set for x in trip_set):
+            found.append(Yaku.SANSHOKU_DOUKOU)
+        if len(triplets) == 4:
+            found.append(Yaku.TOITOI)
+        if concealed == 3:
+            found.append(Yaku.SANANKOU)
+        if kans == 3:
+            found.append(Yaku.SANKANTSU)
     return found
 
 
@@ -459,19 +522,14 @@ def _dora(
 def _price(
     found: _Found,
     reading: Reading,
-    dora: int,
-    aka: int,
-    ura: int,
+    base: int,
+    limit: Limit,
+    bonus: tuple[int, int, int],
     ctx: WinContext,
     rules: RuleSet,
 ) -> ScoreResult:
-    yaku = list(found.yaku)
-    if found.yakuman:
-        han = 0
-        dora = aka = ura = 0
-    else:
-        han = sum(y.han for y in yaku) + dora + aka + ura
-    base, limit = base_points(han, found.fu, found.yakuman, rules)
+    dora, aka, ura = (0, 0, 0) if found.yakuman else bonus
+    han = 0 if found.yakuman else sum(y.han for y in found.yaku) + dora + aka + ura
     covered = 0
     if found.pao_count:
         covered = base if rules.pao is Pao.WHOLE else 8000 * found.pao_count
@@ -492,7 +550,7 @@ def _price(
     deltas[ctx.seat] += sum(p.points for p in pays) + ctx.riichi_sticks * rules.riichi_stick
     honba = (rules.honba_tsumo * (rules.players - 1) if ctx.tsumo else rules.honba_ron) * ctx.honba
     return ScoreResult(
-        yaku=tuple(yaku),
+        yaku=tuple(found.yaku),
         han=han,
         fu=found.fu,
         fu_items=tuple(found.fu_items),
