@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed-test
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
 ## run: the main job (until the game lands: the hand analyser; HAND=... for one hand)
@@ -35,7 +35,9 @@ fuzz: $(STAMP)
 
 ## bench: throughput against the peer libraries
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/hand.py
+	$(BIN)/python bench/score.py
 
 ## tables: regenerate src/riichi/hand/tables.bin (needs numpy)
 tables: $(STAMP)
