@@ -52,8 +52,11 @@ def mahjong_calls(deals: list[Deal]) -> list[Callable[[], object]]:
     from mahjong.meld import Meld
 
     kinds = {
-        MeldType.CHI: Meld.CHI, MeldType.PON: Meld.PON, MeldType.MINKAN: Meld.KAN,
-        MeldType.ANKAN: Meld.KAN, MeldType.KAKAN: Meld.SHOUMINKAN,
+        MeldType.CHI: Meld.CHI,
+        MeldType.PON: Meld.PON,
+        MeldType.MINKAN: Meld.KAN,
+        MeldType.ANKAN: Meld.KAN,
+        MeldType.KAKAN: Meld.SHOUMINKAN,
     }
     calc = HandCalculator()
     options = OptionalRules(has_open_tanyao=True, has_aka_dora=True, has_double_yakuman=False)
@@ -63,18 +66,31 @@ def mahjong_calls(deals: list[Deal]) -> list[Callable[[], object]]:
         tiles = [*d.hand, d.win, *(t for m in d.melds for t in m.tiles)]
         melds = [Meld(kinds[m.type], list(m.tiles), opened=m.is_open) for m in d.melds]
         config = HandConfig(
-            is_tsumo=c.tsumo, is_riichi=c.riichi and not c.double_riichi,
-            is_daburu_riichi=c.double_riichi, is_ippatsu=c.ippatsu, is_rinshan=c.rinshan,
-            is_chankan=c.chankan, is_haitei=c.haitei, is_houtei=c.houtei, is_tenhou=c.tenhou,
-            is_chiihou=c.chiihou, player_wind=27 + (c.seat - c.dealer) % 4,
-            round_wind=c.round_wind, tsumi_number=c.honba, kyoutaku_number=c.riichi_sticks,
+            is_tsumo=c.tsumo,
+            is_riichi=c.riichi and not c.double_riichi,
+            is_daburu_riichi=c.double_riichi,
+            is_ippatsu=c.ippatsu,
+            is_rinshan=c.rinshan,
+            is_chankan=c.chankan,
+            is_haitei=c.haitei,
+            is_houtei=c.houtei,
+            is_tenhou=c.tenhou,
+            is_chiihou=c.chiihou,
+            player_wind=27 + (c.seat - c.dealer) % 4,
+            round_wind=c.round_wind,
+            tsumi_number=c.honba,
+            kyoutaku_number=c.riichi_sticks,
             options=options,
         )
         dora, ura = list(c.dora_indicators), list(c.ura_indicators) or None
         calls.append(
             lambda tiles=tiles, win=d.win, melds=melds, dora=dora, config=config, ura=ura: (
                 calc.estimate_hand_value(
-                    tiles, win, melds=melds, dora_indicators=dora, config=config,
+                    tiles,
+                    win,
+                    melds=melds,
+                    dora_indicators=dora,
+                    config=config,
                     ura_dora_indicators=ura,
                 )
             )
@@ -88,8 +104,10 @@ def riichienv_calls(deals: list[Deal]) -> list[Callable[[], object]] | None:
     except ImportError:
         return None
     kinds = {
-        MeldType.CHI: r.MeldType.Chi, MeldType.PON: r.MeldType.Pon,
-        MeldType.MINKAN: r.MeldType.Daiminkan, MeldType.ANKAN: r.MeldType.Ankan,
+        MeldType.CHI: r.MeldType.Chi,
+        MeldType.PON: r.MeldType.Pon,
+        MeldType.MINKAN: r.MeldType.Daiminkan,
+        MeldType.ANKAN: r.MeldType.Ankan,
         MeldType.KAKAN: r.MeldType.Kakan,
     }
     calls = []
@@ -97,10 +115,19 @@ def riichienv_calls(deals: list[Deal]) -> list[Callable[[], object]] | None:
         c = d.context
         melds = [r.Meld(kinds[m.type], list(m.tiles), m.is_open) for m in d.melds]
         cond = r.Conditions(
-            tsumo=c.tsumo, riichi=c.riichi, double_riichi=c.double_riichi, ippatsu=c.ippatsu,
-            haitei=c.haitei, houtei=c.houtei, rinshan=c.rinshan, chankan=c.chankan,
-            tsumo_first_turn=c.tenhou or c.chiihou, player_wind=(c.seat - c.dealer) % 4,
-            round_wind=c.round_wind - 27, riichi_sticks=c.riichi_sticks, honba=c.honba,
+            tsumo=c.tsumo,
+            riichi=c.riichi,
+            double_riichi=c.double_riichi,
+            ippatsu=c.ippatsu,
+            haitei=c.haitei,
+            houtei=c.houtei,
+            rinshan=c.rinshan,
+            chankan=c.chankan,
+            tsumo_first_turn=c.tenhou or c.chiihou,
+            player_wind=(c.seat - c.dealer) % 4,
+            round_wind=c.round_wind - 27,
+            riichi_sticks=c.riichi_sticks,
+            honba=c.honba,
         )
         dora, ura = list(c.dora_indicators), list(c.ura_indicators)
         calls.append(

@@ -19,6 +19,7 @@ from riichi.scoring import (
     ScoreResult,
     WinContext,
     parse_meld,
+    ron_order,
     score,
 )
 from riichi.scoring.points import base_points, payments
@@ -399,3 +400,33 @@ def test_ura_dora_only_for_riichi() -> None:
     assert (r.dora, r.ura) == (1, 1)
     with pytest.raises(InvalidContextError, match="ura dora only count for riichi"):
         win("234567m234p6799s", "8s", ura="1p")
+
+
+def test_kan_fu_terminal_and_simple() -> None:
+    r = win("123m7z", "7z", "kan:9999m", "ankan:2222s", "pon:555z")
+    items = {i.label: i.fu for i in r.fu_items}
+    assert items["open kan 9m"] == 16 and items["closed kan 2s"] == 16
+    assert items["open triplet 5z"] == 4
+
+
+def test_three_identical_sequences_read_as_triplets_when_that_pays_more() -> None:
+    # 111222333m is also 123m three times: riichi + pinfu + iipeikou (3 han 30 fu, 3900)
+    # loses to riichi + sanankou (3 han 50 fu, 6400)
+    r = win("111222333m45p99s", "6p", riichi=True)
+    assert keys(r) == {"riichi": 1, "sanankou": 2} and r.points == 6400
+
+
+def test_four_red_fives() -> None:
+    four = find_ruleset("agari").replace(red_fives=4)
+    r = win("340m005p406s111z2z", "2z", rules_obj=four)
+    assert r.aka == 4
+    assert win("340m005p406s111z2z", "2z", rules="agari").aka == 3
+
+
+def test_multiple_ron_sticks_and_honba_go_to_the_nearest_winner() -> None:
+    assert ron_order(discarder=2, winners=[1, 0], players=4) == [0, 1]
+    assert ron_order(discarder=0, winners=[3, 1], players=4) == [1, 3]
+    first = win("123m456p789s1122z", "1z", seat=0, discarder=2, honba=1, riichi_sticks=2)
+    second = win("234567m234p6799s", "8s", seat=1, discarder=2)
+    assert first.deltas[0] == first.points + 300 + 2000
+    assert second.deltas[1] == second.points

@@ -2,7 +2,7 @@
 
 from riichi.scoring.context import InvalidContextError, WinContext
 from riichi.scoring.melds import Meld, MeldType, parse_meld
-from riichi.scoring.points import Limit, Payment, base_points
+from riichi.scoring.points import Limit, Payment, base_points, ron_order
 from riichi.scoring.score import FuItem, ScoreResult, YakuHan, score
 from riichi.scoring.yaku import Yaku
 
@@ -19,5 +19,6 @@ __all__ = [
     "YakuHan",
     "base_points",
     "parse_meld",
+    "ron_order",
     "score",
 ]

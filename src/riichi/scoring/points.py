@@ -107,3 +107,12 @@ def payments(
                 owed[discarder] += value - value // 2
         owed[discarder] += rules.honba_ron * honba
     return [Payment(s, v) for s, v in sorted(owed.items()) if v]
+
+
+def ron_order(discarder: int, winners: list[int], players: int) -> list[int]:
+    """Winners of one discard in turn order from the discarder.
+
+    On a multiple ron the first of them, the winner nearest the discarder,
+    takes the riichi sticks and the honba; the others are paid their hand only.
+    """
+    return sorted(winners, key=lambda seat: (seat - discarder) % players)
