@@ -19,11 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from winning_hands import Deal, random_deal  # noqa: E402
-
-from riichi.errors import NoYakuError  # noqa: E402
-from riichi.rules import RuleSet  # noqa: E402
-from riichi.scoring import MeldType, score  # noqa: E402
+from riichi.errors import NoYakuError
+from riichi.rules import RuleSet
+from riichi.scoring import MeldType, score
+from winning_hands import Deal, random_deal
 
 
 def timed(calls: list[Callable[[], object]]) -> float:
