@@ -45,53 +45,18 @@ def ours(deals: list[Deal], rules: RuleSet) -> list[Callable[[], object]]:
     return [one(d) for d in deals]
 
 
-def mahjong_calls(deals: list[Deal]) -> list[Callable[[], object]]:
+def mahjong_calls(deals: list[Deal], rules: RuleSet) -> list[Callable[[], object]]:
     from mahjong.hand_calculating.hand import HandCalculator
-    from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
-    from mahjong.meld import Meld
 
-    kinds = {
-        MeldType.CHI: Meld.CHI,
-        MeldType.PON: Meld.PON,
-        MeldType.MINKAN: Meld.KAN,
-        MeldType.ANKAN: Meld.KAN,
-        MeldType.KAKAN: Meld.SHOUMINKAN,
-    }
+    from peer_mahjong import mahjong_request
+
     calc = HandCalculator()
-    options = OptionalRules(has_open_tanyao=True, has_aka_dora=True, has_double_yakuman=False)
     calls = []
     for d in deals:
-        c = d.context
-        tiles = [*d.hand, d.win, *(t for m in d.melds for t in m.tiles)]
-        melds = [Meld(kinds[m.type], list(m.tiles), opened=m.is_open) for m in d.melds]
-        config = HandConfig(
-            is_tsumo=c.tsumo,
-            is_riichi=c.riichi and not c.double_riichi,
-            is_daburu_riichi=c.double_riichi,
-            is_ippatsu=c.ippatsu,
-            is_rinshan=c.rinshan,
-            is_chankan=c.chankan,
-            is_haitei=c.haitei,
-            is_houtei=c.houtei,
-            is_tenhou=c.tenhou,
-            is_chiihou=c.chiihou,
-            player_wind=27 + (c.seat - c.dealer) % 4,
-            round_wind=c.round_wind,
-            tsumi_number=c.honba,
-            kyoutaku_number=c.riichi_sticks,
-            options=options,
-        )
-        dora, ura = list(c.dora_indicators), list(c.ura_indicators) or None
+        tiles, win, kwargs = mahjong_request(d, rules)
         calls.append(
-            lambda tiles=tiles, win=d.win, melds=melds, dora=dora, config=config, ura=ura: (
-                calc.estimate_hand_value(
-                    tiles,
-                    win,
-                    melds=melds,
-                    dora_indicators=dora,
-                    config=config,
-                    ura_dora_indicators=ura,
-                )
+            lambda tiles=tiles, win=win, kwargs=kwargs: calc.estimate_hand_value(
+                tiles, win, **kwargs
             )
         )
     return calls
@@ -147,10 +112,10 @@ def main() -> None:
     rules = RuleSet()
     # first calls build the lazily made tables of every library: warm each up
     timed(ours(deals[:200], rules))
-    timed(mahjong_calls(deals[:200]))
+    timed(mahjong_calls(deals[:200], rules))
     ours_rate = timed(ours(deals, rules))
     rows = [("riichi score", ours_rate, "")]
-    mj = timed(mahjong_calls(deals))
+    mj = timed(mahjong_calls(deals, rules))
     rows.append(("mahjong HandCalculator", mj, f"ours/mahjong = {ours_rate / mj:.2f}"))
     renv = riichienv_calls(deals)
     if renv is not None:

@@ -13,26 +13,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
-from mahjong.constants import EAST as MJ_EAST
 from mahjong.hand_calculating.hand import HandCalculator
-from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
 from mahjong.hand_calculating.yaku_config import YakuConfig
-from mahjong.meld import Meld as MjMeld
 
+from peer_mahjong import mahjong_request
 from riichi.errors import NoYakuError
 from riichi.rules import ALL_DOUBLE_YAKUMAN, RuleSet
-from riichi.scoring import MeldType, ScoreResult, score
+from riichi.scoring import ScoreResult, score
 from winning_hands import Deal, random_deal
 
-_MJ_MELD = {
-    MeldType.CHI: MjMeld.CHI,
-    MeldType.PON: MjMeld.PON,
-    MeldType.MINKAN: MjMeld.KAN,
-    MeldType.ANKAN: MjMeld.KAN,
-    MeldType.KAKAN: MjMeld.SHOUMINKAN,
-}
 _NAMES = {
     "chantai": "chanta",
     "chinroto": "chinroutou",
@@ -70,44 +62,9 @@ _YAKU_BY_ID = {
 }
 
 
-def mahjong_score(deal: Deal, rules: RuleSet) -> object:
-    ctx = deal.context
-    tiles = [*deal.hand, deal.win, *(t for m in deal.melds for t in m.tiles)]
-    melds = [
-        MjMeld(_MJ_MELD[m.type], list(m.tiles), opened=m.is_open, called_tile=m.called)
-        for m in deal.melds
-    ]
-    config = HandConfig(
-        is_tsumo=ctx.tsumo,
-        is_riichi=ctx.riichi and not ctx.double_riichi,
-        is_daburu_riichi=ctx.double_riichi,
-        is_ippatsu=ctx.ippatsu,
-        is_rinshan=ctx.rinshan,
-        is_chankan=ctx.chankan,
-        is_haitei=ctx.haitei,
-        is_houtei=ctx.houtei,
-        is_tenhou=ctx.tenhou,
-        is_chiihou=ctx.chiihou,
-        player_wind=MJ_EAST + (ctx.seat - ctx.dealer) % 4,
-        round_wind=MJ_EAST + ctx.round_wind - 27,
-        tsumi_number=ctx.honba,
-        kyoutaku_number=ctx.riichi_sticks,
-        options=OptionalRules(
-            has_open_tanyao=rules.kuitan,
-            has_aka_dora=rules.red_fives == 3,
-            has_double_yakuman=bool(rules.double_yakuman),
-            kiriage=rules.kiriage,
-            kazoe_limit=0 if rules.kazoe_yakuman else 1,
-        ),
-    )
-    return HandCalculator().estimate_hand_value(
-        tiles,
-        deal.win,
-        melds=melds,
-        dora_indicators=list(ctx.dora_indicators),
-        ura_dora_indicators=list(ctx.ura_indicators) or None,
-        config=config,
-    )
+def mahjong_score(deal: Deal, rules: RuleSet) -> Any:
+    tiles, win, kwargs = mahjong_request(deal, rules)
+    return HandCalculator().estimate_hand_value(tiles, win, **kwargs)
 
 
 def compare(deal: Deal, rules: RuleSet) -> str | None:
@@ -117,24 +74,21 @@ def compare(deal: Deal, rules: RuleSet) -> str | None:
         ours: ScoreResult | None = score(deal.hand, deal.win, deal.melds, deal.context, rules)
     except NoYakuError:
         ours = None
-    if ours is None or theirs.error:  # type: ignore[attr-defined]
-        if ours is None and theirs.error:  # type: ignore[attr-defined]
+    if ours is None or theirs.error:
+        if ours is None and theirs.error:
             return None
-        return f"win only by one side: ours={ours}, theirs={theirs.error}"  # type: ignore[attr-defined]
-    t_yaku = {
-        _mj_key(_YAKU_BY_ID[y.yaku_id])
-        for y in theirs.yaku  # type: ignore[attr-defined]
-    } - {_mj_key(n) for n in _SKIP}
+        return f"win only by one side: ours={ours}, theirs={theirs.error}"
+    t_yaku = {_mj_key(_YAKU_BY_ID[y.yaku_id]) for y in theirs.yaku} - {_mj_key(n) for n in _SKIP}
     o_yaku = {y.yaku.key for y in ours.yaku}
-    t_total = theirs.cost["total"]  # type: ignore[attr-defined]
+    t_total = theirs.cost["total"]
     o_total = ours.deltas[deal.context.seat]
     if ours.yakuman:
-        same_value = theirs.han == 13 * ours.yakuman  # type: ignore[attr-defined]
+        same_value = theirs.han == 13 * ours.yakuman
     else:
-        same_value = (theirs.han, theirs.fu) == (ours.han, ours.fu)  # type: ignore[attr-defined]
+        same_value = (theirs.han, theirs.fu) == (ours.han, ours.fu)
     if o_total != t_total or not same_value:
         return (
-            f"value: ours {ours.han}/{ours.fu}/{o_total}, theirs {theirs.han}/{theirs.fu}/{t_total}"  # type: ignore[attr-defined]
+            f"value: ours {ours.han}/{ours.fu}/{o_total}, theirs {theirs.han}/{theirs.fu}/{t_total}"
         )
     if t_yaku != o_yaku:
         return "equal-value readings"

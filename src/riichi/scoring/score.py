@@ -295,21 +295,20 @@ def _evaluate(
 def _yakuman(
     reading: Reading, sets: list[_Set], info: _HandInfo, ctx: WinContext, rules: RuleSet
 ) -> list[YakuHan]:
-    found: list[Yaku] = []
-    if ctx.tenhou:
-        found.append(Yaku.TENHOU)
-    if ctx.chiihou:
-        found.append(Yaku.CHIIHOU)
-    if ctx.renhou and rules.renhou is Renhou.YAKUMAN:
-        found.append(Yaku.RENHOU)
+    found = [
+        yaku
+        for flag, yaku in (
+            (ctx.tenhou, Yaku.TENHOU),
+            (ctx.chiihou, Yaku.CHIIHOU),
+            (ctx.renhou and rules.renhou is Renhou.YAKUMAN, Yaku.RENHOU),
+            (info.all_honor, Yaku.TSUUIISOU),
+            (info.all_terminal, Yaku.CHINROUTOU),
+            (info.all_green, Yaku.RYUUIISOU),
+        )
+        if flag
+    ]
     if reading.form is Form.KOKUSHI:
         found.append(Yaku.KOKUSHI_13 if reading.wait is Wait.KOKUSHI_13 else Yaku.KOKUSHI)
-    if info.all_honor:
-        found.append(Yaku.TSUUIISOU)
-    if info.all_terminal:
-        found.append(Yaku.CHINROUTOU)
-    if info.all_green:
-        found.append(Yaku.RYUUIISOU)
     if reading.form is Form.STANDARD:
         triplets = [s.kind for s in sets if not s.sequence]
         if sum(s.concealed for s in sets) == 4:
@@ -348,27 +347,22 @@ def _yaku(
     rules: RuleSet,
 ) -> list[YakuHan]:
     closed = info.closed
-    found: list[Yaku] = []
-    if ctx.double_riichi:
-        found.append(Yaku.DOUBLE_RIICHI)
-    elif ctx.riichi:
-        found.append(Yaku.RIICHI)
-    if ctx.ippatsu and rules.ippatsu:
-        found.append(Yaku.IPPATSU)
-    if ctx.renhou and rules.renhou is Renhou.MANGAN:
-        found.append(Yaku.RENHOU)
-    if closed and ctx.tsumo:
-        found.append(Yaku.MENZEN_TSUMO)
-    if ctx.chankan:
-        found.append(Yaku.CHANKAN)
-    if ctx.rinshan:
-        found.append(Yaku.RINSHAN)
-    if ctx.haitei:
-        found.append(Yaku.HAITEI)
-    if ctx.houtei:
-        found.append(Yaku.HOUTEI)
-    if info.all_simple and (closed or rules.kuitan):
-        found.append(Yaku.TANYAO)
+    found = [
+        yaku
+        for flag, yaku in (
+            (ctx.double_riichi, Yaku.DOUBLE_RIICHI),
+            (ctx.riichi and not ctx.double_riichi, Yaku.RIICHI),
+            (ctx.ippatsu and rules.ippatsu, Yaku.IPPATSU),
+            (ctx.renhou and rules.renhou is Renhou.MANGAN, Yaku.RENHOU),
+            (closed and ctx.tsumo, Yaku.MENZEN_TSUMO),
+            (ctx.chankan, Yaku.CHANKAN),
+            (ctx.rinshan, Yaku.RINSHAN),
+            (ctx.haitei, Yaku.HAITEI),
+            (ctx.houtei, Yaku.HOUTEI),
+            (info.all_simple and (closed or rules.kuitan), Yaku.TANYAO),
+        )
+        if flag
+    ]
     if info.one_suit:
         found.append(Yaku.HONITSU if info.has_honor else Yaku.CHINITSU)
     if info.all_yaochu:
