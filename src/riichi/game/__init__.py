@@ -1,0 +1,26 @@
+"""The game engine: walls, hands, matches, observations. Pure: no I/O, no clock, no global RNG."""
+
+from riichi.game.actions import PASS, Action, ActionType, IllegalActionError
+from riichi.game.events import Event
+from riichi.game.kyoku import HandResult, Kyoku, Phase
+from riichi.game.match import Match, Standing
+from riichi.game.observe import Observation, observe
+from riichi.game.wall import InvalidWallError, Wall, shuffled
+
+__all__ = [
+    "PASS",
+    "Action",
+    "ActionType",
+    "Event",
+    "HandResult",
+    "IllegalActionError",
+    "InvalidWallError",
+    "Kyoku",
+    "Match",
+    "Observation",
+    "Phase",
+    "Standing",
+    "Wall",
+    "observe",
+    "shuffled",
+]

@@ -1,0 +1,86 @@
+"""Actions: the decisions a seat can make. Persisted by their stable text form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from riichi.errors import RiichiError
+from riichi.tiles import tile_name
+
+
+class IllegalActionError(RiichiError):
+    """An action that is not legal now; the message summarises the state."""
+
+
+class ActionType(Enum):
+    DISCARD = "discard"
+    RIICHI = "riichi"  # declare riichi with this discard
+    TSUMO = "tsumo"
+    RON = "ron"
+    CHI = "chi"
+    PON = "pon"
+    KAN = "kan"  # open kan on a discard (daiminkan)
+    ANKAN = "ankan"
+    KAKAN = "kakan"
+    KYUUSHU = "kyuushu"  # nine terminals abort
+    PASS = "pass"
+
+
+_ORDER = {t: i for i, t in enumerate(ActionType)}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision. ``tile`` is the tile discarded, won on, or called/added;
+    ``tiles`` are the tiles from the hand that a call uses."""
+
+    type: ActionType
+    tile: int | None = None
+    tiles: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        parts = [self.type.value]
+        if self.tile is not None:
+            parts.append(tile_name(self.tile, red_fives=4))
+        if self.tiles:
+            parts.append("+".join(tile_name(t, red_fives=4) for t in self.tiles))
+        return " ".join(parts)
+
+    def sort_key(self) -> tuple[int, int, tuple[int, ...]]:
+        return (_ORDER[self.type], -1 if self.tile is None else self.tile, self.tiles)
+
+    def to_dict(self) -> dict[str, object]:
+        """Stable plain data with physical tile ids, for records."""
+        out: dict[str, object] = {"type": self.type.value}
+        if self.tile is not None:
+            out["tile"] = self.tile
+        if self.tiles:
+            out["tiles"] = list(self.tiles)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: object) -> Action:
+        """Inverse of ``to_dict``; malformed data raises ``IllegalActionError``."""
+        try:
+            if not isinstance(data, dict):
+                raise TypeError("an action is an object")
+            unknown = set(data) - {"type", "tile", "tiles"}
+            if unknown:
+                raise ValueError(f"unknown keys {sorted(unknown)}")
+            tile = data.get("tile")
+            tiles = data.get("tiles", [])
+            if tile is not None and not (isinstance(tile, int) and 0 <= tile < 136):
+                raise ValueError("tile must be an id 0..135")
+            if not isinstance(tiles, list) or not all(
+                isinstance(t, int) and 0 <= t < 136 for t in tiles
+            ):
+                raise ValueError("tiles must be ids 0..135")
+            return cls(ActionType(data["type"]), tile, tuple(tiles))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise IllegalActionError(f"malformed action {data!r}: {exc}") from None
+
+
+PASS = Action(ActionType.PASS)
+TSUMO = Action(ActionType.TSUMO)
+KYUUSHU = Action(ActionType.KYUUSHU)

@@ -1,0 +1,241 @@
+"""A match: hands in sequence, dealer rotation, honba and sticks, the end and the settlement.
+
+``Match`` is the one object callers drive: ``legal_actions()``, ``apply(seat,
+action)``, ``observe(seat)``. A match is a pure function of (RuleSet, seed,
+actions): ``Match.replay`` rebuilds it event for event.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from riichi.game.actions import Action, IllegalActionError
+from riichi.game.events import Event
+from riichi.game.kyoku import HandResult, Kyoku, Phase
+from riichi.game.wall import Wall
+from riichi.rules import Length, RuleSet, Settlement
+from riichi.tiles import EAST
+
+RECORD_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A seat's final place, score and settled points."""
+
+    seat: int
+    name: str
+    place: int  # 1 = first
+    score: int
+    points: float
+
+
+class Match:
+    """A whole match under one RuleSet, from the first deal to the settlement."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        seed: int | str,
+        players: Sequence[str] | None = None,
+        walls: Sequence[Wall] | None = None,
+    ) -> None:
+        n = rules.players
+        self.rules = rules
+        self.seed = seed
+        self.players = list(players) if players is not None else [f"seat {s}" for s in range(n)]
+        if len(self.players) != n:
+            raise ValueError(f"{rules.name} is played by {n} players, got {len(self.players)}")
+        self._walls = list(walls) if walls is not None else None
+        self.scores = [rules.start_points] * n
+        self.round_index = 0  # 0 East, 1 South, 2 West, 3 North
+        self.rotation = 0  # hand within the round: the dealer is this seat
+        self.honba = 0
+        self.sticks = 0
+        self.hand_index = 0
+        self.events: list[Event] = []
+        self.actions: list[tuple[int, Action]] = []
+        self.results: list[HandResult] = []
+        self.standings: list[Standing] | None = None
+        self.events.append(
+            Event("start_match", {"rules": rules.name, "players": self.players, "seed": str(seed)})
+        )
+        self.kyoku = self._start_hand()
+
+    # ------------------------------------------------------------------ the API
+
+    @property
+    def over(self) -> bool:
+        return self.standings is not None
+
+    def legal_actions(self) -> dict[int, list[Action]]:
+        """Seats that must decide now, each with its legal actions (stable order)."""
+        return {} if self.over else self.kyoku.legal_actions()
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply one seat's decision; an illegal one raises and changes nothing."""
+        if self.over:
+            raise IllegalActionError(f"the match is over; seat {seat} tried {action}")
+        start = len(self.events)
+        new = self.kyoku.apply(seat, action)
+        self.actions.append((seat, action))
+        self.events.extend(new)
+        if self.kyoku.phase is Phase.OVER:
+            self._end_hand()
+        return self.events[start:]
+
+    def copy(self) -> Match:
+        """An independent copy (for search)."""
+        return copy.deepcopy(self)
+
+    def record(self) -> dict[str, Any]:
+        """Our own record: the full RuleSet, seed, players, actions, events and standings."""
+        return {
+            "version": RECORD_VERSION,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "players": self.players,
+            "actions": [{"seat": s, **a.to_dict()} for s, a in self.actions],
+            "events": [e.to_dict() for e in self.events],
+            "standings": None
+            if self.standings is None
+            else [
+                {"seat": x.seat, "name": x.name, "place": x.place, "score": x.score,
+                 "points": x.points}
+                for x in self.standings
+            ],
+        }
+
+    @classmethod
+    def replay(
+        cls,
+        rules: RuleSet,
+        seed: int | str,
+        actions: Iterable[tuple[int, Action]],
+        players: Sequence[str] | None = None,
+    ) -> Match:
+        match = cls(rules, seed, players)
+        for seat, action in actions:
+            match.apply(seat, action)
+        return match
+
+    # ------------------------------------------------------------------ flow
+
+    def _wall(self) -> Wall:
+        if self._walls is not None:
+            if self.hand_index >= len(self._walls):
+                raise IllegalActionError(f"no wall given for hand {self.hand_index}")
+            return self._walls[self.hand_index]
+        return Wall.seeded(self.seed, self.hand_index, self.rules.players)
+
+    def _start_hand(self) -> Kyoku:
+        kyoku = Kyoku(
+            self.rules,
+            self._wall(),
+            dealer=self.rotation,
+            round_wind=EAST + self.round_index,
+            honba=self.honba,
+            sticks=self.sticks,
+            scores=self.scores,
+        )
+        self.events.extend(kyoku.events)
+        return kyoku
+
+    def _rounds(self) -> int:
+        return {Length.ONE_HAND: 1, Length.EAST: 1, Length.SOUTH: 2}[self.rules.length]
+
+    def _end_hand(self) -> None:
+        kyoku = self.kyoku
+        result = kyoku.result
+        assert result is not None
+        self.results.append(result)
+        self.sticks = kyoku.sticks
+        repeat = result.dealer_repeats
+        self.honba = self.honba + 1 if repeat or result.kind != "win" else 0
+        self.events.append(
+            Event(
+                "end_hand",
+                {"kind": result.kind, "deltas": result.deltas, "scores": list(self.scores),
+                 "honba": self.honba, "sticks": self.sticks},
+            )
+        )
+        if self._match_ends(repeat):
+            self._finish()
+            return
+        if not repeat:
+            self.rotation += 1
+            if self.rotation == self.rules.players:
+                self.rotation = 0
+                self.round_index += 1
+        self.hand_index += 1
+        self.kyoku = self._start_hand()
+
+    def _match_ends(self, repeat: bool) -> bool:
+        rules = self.rules
+        n = rules.players
+        if rules.busting and min(self.scores) < 0:
+            return True
+        if rules.length is Length.ONE_HAND:
+            return True
+        rounds = self._rounds()
+        target = rules.extension_target
+        all_last = self.rotation == n - 1 and self.round_index >= rounds - 1
+        in_extension = self.round_index >= rounds
+        if in_extension and target is not None and max(self.scores) >= target:
+            return True
+        if all_last and repeat:
+            # agari-yame: the dealer of the last hand stops when on top with enough points
+            top = self._placement()[0]
+            return rules.agari_yame and top == self.rotation and self.scores[top] >= (
+                target if target is not None else rules.return_points
+            )
+        if not all_last:
+            return False
+        if self.round_index >= rounds:  # the last hand of the extension round
+            return True
+        return target is None or max(self.scores) >= target
+
+    def _placement(self) -> list[int]:
+        # ties go to the seat nearer the first dealer (seat 0)
+        return sorted(range(self.rules.players), key=lambda s: (-self.scores[s], s))
+
+    def _finish(self) -> None:
+        rules = self.rules
+        order = self._placement()
+        if self.sticks and rules.leftover_sticks_to_first:
+            self.scores[order[0]] += self.sticks * rules.riichi_stick
+            self.sticks = 0
+        standings = []
+        for place, seat in enumerate(order):
+            standings.append(
+                Standing(seat, self.players[seat], place + 1, self.scores[seat],
+                         self._settle(place, seat))
+            )
+        self.standings = sorted(standings, key=lambda x: x.seat)
+        self.events.append(
+            Event(
+                "end_match",
+                {"standings": [
+                    {"seat": x.seat, "place": x.place, "score": x.score, "points": x.points}
+                    for x in self.standings
+                ]},
+            )
+        )
+
+    def _settle(self, place: int, seat: int) -> float:
+        rules = self.rules
+        score = self.scores[seat]
+        if rules.settlement is Settlement.RAW:
+            return float(score)
+        if rules.settlement is Settlement.TABLE_POINTS:
+            return float(rules.table_points[place])
+        if rules.settlement is Settlement.WINNER_TAKES_ALL:
+            return float(rules.players if place == 0 else 0)
+        if rules.settlement is Settlement.HOUSE:
+            total = sum(max(0, s) for s in self.scores) or 1
+            return round(max(0, score) / total * rules.players + rules.uma[place] / 1000, 3)
+        oka = rules.oka_points if place == 0 else 0
+        return round((score - rules.return_points + oka) / 1000 + rules.uma[place] / 1000, 1)

@@ -1,0 +1,85 @@
+"""Observations: what one seat, or a spectator, may see. Nothing else is ever sent."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from riichi.game.actions import Action
+from riichi.game.match import Match
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """The view of ``seat`` (None for a spectator): public facts plus its own hand.
+
+    Other seats' concealed tiles, the wall and unrevealed indicators are not
+    here: the type has no field that could hold them.
+    """
+
+    seat: int | None
+    round_wind: int
+    dealer: int
+    honba: int
+    sticks: int
+    scores: tuple[int, ...]
+    live_left: int
+    dora_indicators: tuple[int, ...]
+    hand: tuple[int, ...] | None
+    drawn: int | None
+    hand_sizes: tuple[int, ...]
+    melds: tuple[tuple[str, ...], ...]
+    discards: tuple[tuple[tuple[int, bool, bool, bool], ...], ...]  # tile, tsumogiri, riichi, called
+    riichi: tuple[bool, ...]
+    current: int
+    legal: tuple[Action, ...]
+    over: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "round_wind": self.round_wind,
+            "dealer": self.dealer,
+            "honba": self.honba,
+            "sticks": self.sticks,
+            "scores": list(self.scores),
+            "live_left": self.live_left,
+            "dora_indicators": list(self.dora_indicators),
+            "hand": None if self.hand is None else list(self.hand),
+            "drawn": self.drawn,
+            "hand_sizes": list(self.hand_sizes),
+            "melds": [list(m) for m in self.melds],
+            "discards": [[list(d) for d in ds] for ds in self.discards],
+            "riichi": list(self.riichi),
+            "current": self.current,
+            "legal": [a.to_dict() for a in self.legal],
+            "over": self.over,
+        }
+
+
+def observe(match: Match, seat: int | None) -> Observation:
+    """The observation of ``seat``, or of a spectator when ``seat`` is None."""
+    k = match.kyoku
+    mine = k.seats[seat] if seat is not None else None
+    legal = tuple(match.legal_actions().get(seat, ())) if seat is not None else ()
+    return Observation(
+        seat=seat,
+        round_wind=k.round_wind,
+        dealer=k.dealer,
+        honba=k.honba,
+        sticks=k.sticks,
+        scores=tuple(match.scores),
+        live_left=k.live_left(),
+        dora_indicators=tuple(k.dora_indicators()),
+        hand=None if mine is None else tuple(sorted(mine.hand)),
+        drawn=k.drawn if seat is not None and k.current == seat else None,
+        hand_sizes=tuple(len(s.hand) for s in k.seats),
+        melds=tuple(tuple(str(m) for m in s.melds) for s in k.seats),
+        discards=tuple(
+            tuple((d.tile, d.tsumogiri, d.riichi, d.called) for d in s.discards) for s in k.seats
+        ),
+        riichi=tuple(s.riichi for s in k.seats),
+        current=k.current,
+        legal=legal,
+        over=match.over,
+    )

@@ -1,0 +1,122 @@
+"""Walls: seeded shuffles that are identical on every machine, or given explicitly.
+
+A seed and a hand index drive our own Fisher-Yates shuffle over a SHA-256
+counter-mode stream (never Python's ``random``), so a seed means the same
+walls everywhere: Daily Wall, duplicate play, crash recovery and bug reports
+rely on it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass, field
+
+from riichi.errors import RiichiError
+from riichi.tiles import NUM_TILES, tiles_name
+
+DEAD_WALL = 14
+RINSHAN_TILES = 4
+MAX_INDICATORS = 5
+
+
+class InvalidWallError(RiichiError):
+    """An explicit wall that does not hold each tile of the set exactly once."""
+
+
+class _Stream:
+    """Unsigned 32-bit numbers from SHA-256 of (seed, hand, block counter)."""
+
+    def __init__(self, seed: str, hand: int) -> None:
+        self._prefix = f"riichi-wall-v1\x00{seed}\x00{hand}\x00".encode()
+        self._counter = 0
+        self._buffer: list[int] = []
+
+    def next32(self) -> int:
+        if not self._buffer:
+            digest = hashlib.sha256(self._prefix + str(self._counter).encode()).digest()
+            self._counter += 1
+            self._buffer = [int.from_bytes(digest[i : i + 4], "little") for i in range(28, -4, -4)]
+        return self._buffer.pop()
+
+    def below(self, n: int) -> int:
+        """Uniform in 0..n-1 (rejection sampling: no modulo bias)."""
+        limit = (1 << 32) - (1 << 32) % n
+        while True:
+            x = self.next32()
+            if x < limit:
+                return x % n
+
+
+def tile_set(players: int) -> list[int]:
+    """The physical tiles in play: 136, or 108 for three players (no 2m..8m)."""
+    if players == 3:
+        return [t for t in range(NUM_TILES) if not 1 <= t >> 2 <= 7]
+    return list(range(NUM_TILES))
+
+
+def shuffled(seed: int | str, hand: int, players: int = 4) -> list[int]:
+    """The tile set shuffled for hand number ``hand`` of the match seeded ``seed``."""
+    tiles = tile_set(players)
+    stream = _Stream(str(seed), hand)
+    for i in range(len(tiles) - 1, 0, -1):
+        j = stream.below(i + 1)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    return tiles
+
+
+@dataclass
+class Wall:
+    """Where every tile of one hand is.
+
+    ``hands[s]`` are the 13 tiles dealt to the s-th seat counted from the
+    dealer; ``draws`` the live wall in drawing order; ``rinshan`` the four
+    replacement tiles in order; ``dora`` and ``ura`` the five indicator
+    positions each. Each kan moves the end of the live wall into the dead
+    wall, so the live wall is ``len(draws) - kans`` long.
+    """
+
+    hands: list[list[int]]
+    draws: list[int]
+    rinshan: list[int]
+    dora: list[int]
+    ura: list[int]
+    _players: int = field(default=4, repr=False)
+
+    @classmethod
+    def from_order(cls, tiles: list[int], players: int = 4) -> Wall:
+        """Deal from a tile order: seats take 13 each, the last 14 are the dead wall."""
+        live, dead = tiles[:-DEAD_WALL], tiles[-DEAD_WALL:]
+        hands = [live[13 * s : 13 * s + 13] for s in range(players)]
+        return cls(
+            hands=hands,
+            draws=live[13 * players :],
+            rinshan=dead[:RINSHAN_TILES],
+            dora=dead[RINSHAN_TILES : RINSHAN_TILES + MAX_INDICATORS],
+            ura=dead[RINSHAN_TILES + MAX_INDICATORS :],
+            _players=players,
+        )
+
+    @classmethod
+    def seeded(cls, seed: int | str, hand: int, players: int = 4) -> Wall:
+        return cls.from_order(shuffled(seed, hand, players), players)
+
+    def check(self) -> None:
+        """Raise ``InvalidWallError`` unless every tile of the set appears exactly once."""
+        every = [t for h in self.hands for t in h] + self.draws + self.rinshan + self.dora + self.ura
+        expected = tile_set(len(self.hands))
+        if sorted(every) != expected:
+            twice = sorted(t for t, n in Counter(every).items() if n > 1)
+            missing = sorted(set(expected) - set(every))
+            raise InvalidWallError(
+                f"wall holds {len(every)} tiles; repeated: {tiles_name(twice) or '-'};"
+                f" missing: {tiles_name(missing) or '-'}"
+            )
+        if any(len(h) != 13 for h in self.hands):
+            raise InvalidWallError("every seat is dealt 13 tiles")
+        if len(self.rinshan) != RINSHAN_TILES or len(self.dora) != MAX_INDICATORS:
+            raise InvalidWallError("the dead wall has 4 replacement tiles and 5 indicator pairs")
+
+    def tiles(self) -> list[int]:
+        """Every tile, in the order ``from_order`` reads them."""
+        return [t for h in self.hands for t in h] + self.draws + self.rinshan + self.dora + self.ura
