@@ -565,7 +565,7 @@ class Kyoku:
                     winners = winners[:1]
             elif len(winners) == 2 and not self.rules.double_ron:
                 winners = winners[:1]
-            wins = []
+            wins: list[tuple[int, int | None, ScoreResult]] = []
             for o in winners:
                 result = self._score(o, tile, tsumo=False, first=o == winners[0])
                 assert result is not None
@@ -743,7 +743,11 @@ class Kyoku:
 
     def _exhaustive_draw(self) -> None:
         n = self.n
-        tenpai = [s for s in range(n) if shanten(_counts(self.seats[s].hand), len(self.seats[s].melds)) == 0]
+        tenpai = [
+            s
+            for s in range(n)
+            if shanten(_counts(self.seats[s].hand), len(self.seats[s].melds)) == 0
+        ]
         nagashi = [
             s
             for s, seat in enumerate(self.seats)

@@ -103,8 +103,13 @@ class Match:
             "standings": None
             if self.standings is None
             else [
-                {"seat": x.seat, "name": x.name, "place": x.place, "score": x.score,
-                 "points": x.points}
+                {
+                    "seat": x.seat,
+                    "name": x.name,
+                    "place": x.place,
+                    "score": x.score,
+                    "points": x.points,
+                }
                 for x in self.standings
             ],
         }
@@ -158,8 +163,13 @@ class Match:
         self.events.append(
             Event(
                 "end_hand",
-                {"kind": result.kind, "deltas": result.deltas, "scores": list(self.scores),
-                 "honba": self.honba, "sticks": self.sticks},
+                {
+                    "kind": result.kind,
+                    "deltas": result.deltas,
+                    "scores": list(self.scores),
+                    "honba": self.honba,
+                    "sticks": self.sticks,
+                },
             )
         )
         if self._match_ends(repeat):
@@ -189,8 +199,10 @@ class Match:
         if all_last and repeat:
             # agari-yame: the dealer of the last hand stops when on top with enough points
             top = self._placement()[0]
-            return rules.agari_yame and top == self.rotation and self.scores[top] >= (
-                target if target is not None else rules.return_points
+            return (
+                rules.agari_yame
+                and top == self.rotation
+                and self.scores[top] >= (target if target is not None else rules.return_points)
             )
         if not all_last:
             return False
@@ -211,17 +223,24 @@ class Match:
         standings = []
         for place, seat in enumerate(order):
             standings.append(
-                Standing(seat, self.players[seat], place + 1, self.scores[seat],
-                         self._settle(place, seat))
+                Standing(
+                    seat,
+                    self.players[seat],
+                    place + 1,
+                    self.scores[seat],
+                    self._settle(place, seat),
+                )
             )
         self.standings = sorted(standings, key=lambda x: x.seat)
         self.events.append(
             Event(
                 "end_match",
-                {"standings": [
-                    {"seat": x.seat, "place": x.place, "score": x.score, "points": x.points}
-                    for x in self.standings
-                ]},
+                {
+                    "standings": [
+                        {"seat": x.seat, "place": x.place, "score": x.score, "points": x.points}
+                        for x in self.standings
+                    ]
+                },
             )
         )
 

@@ -29,7 +29,9 @@ class Observation:
     drawn: int | None
     hand_sizes: tuple[int, ...]
     melds: tuple[tuple[str, ...], ...]
-    discards: tuple[tuple[tuple[int, bool, bool, bool], ...], ...]  # tile, tsumogiri, riichi, called
+    discards: tuple[
+        tuple[tuple[int, bool, bool, bool], ...], ...
+    ]  # tile, tsumogiri, riichi, called
     riichi: tuple[bool, ...]
     current: int
     legal: tuple[Action, ...]

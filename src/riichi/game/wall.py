@@ -103,7 +103,9 @@ class Wall:
 
     def check(self) -> None:
         """Raise ``InvalidWallError`` unless every tile of the set appears exactly once."""
-        every = [t for h in self.hands for t in h] + self.draws + self.rinshan + self.dora + self.ura
+        every = (
+            [t for h in self.hands for t in h] + self.draws + self.rinshan + self.dora + self.ura
+        )
         expected = tile_set(len(self.hands))
         if sorted(every) != expected:
             twice = sorted(t for t, n in Counter(every).items() if n > 1)

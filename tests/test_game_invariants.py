@@ -1,0 +1,116 @@
+"""Invariants after every step of seeded random matches, for every preset."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from game_helpers import greedy_action, random_action
+from riichi.game import Match, observe
+from riichi.game.actions import Action
+from riichi.game.wall import tile_set
+from riichi.rules import PRESETS, Length, find_ruleset
+
+FOUR_PLAYER = sorted(name for name, r in PRESETS.items() if r.players == 4)
+
+
+def tiles_everywhere(match: Match) -> list[int]:
+    k = match.kyoku
+    out: list[int] = []
+    for seat in k.seats:
+        out += seat.hand
+        out += [t for m in seat.melds for t in m.tiles]
+        out += [d.tile for d in seat.discards if not d.called]
+    w = k.wall
+    out += w.draws[k.draw_index :] + w.rinshan[k.rinshan_index :] + w.dora + w.ura
+    return out
+
+
+def check_invariants(match: Match) -> None:
+    rules = match.rules
+    n = rules.players
+    # every tile accounted for exactly once
+    assert sorted(tiles_everywhere(match)) == tile_set(n)
+    # scores plus sticks on the table are constant
+    total = sum(match.scores) + match.kyoku.sticks * rules.riichi_stick
+    if match.over:
+        total = sum(match.scores) + match.sticks * rules.riichi_stick
+    assert total == n * rules.start_points
+    # observations show nothing hidden
+    k = match.kyoku
+    hidden_wall = set(k.wall.draws[k.draw_index :]) | set(k.wall.rinshan[k.rinshan_index :])
+    hidden_wall |= set(k.wall.ura) | set(k.wall.dora[k.dora_shown :])
+    for viewer in [None, *range(n)]:
+        view = observe(match, viewer)
+        text = repr(view)
+        seen = set(view.hand or ()) | set(view.dora_indicators)
+        seen |= {d[0] for ds in view.discards for d in ds}
+        for s, seat in enumerate(k.seats):
+            if s != viewer:
+                assert not (set(seat.hand) & seen), f"seat {viewer} sees seat {s}'s tiles"
+        assert not (hidden_wall & seen)
+        assert "ura" not in text
+        if viewer is not None:
+            assert view.hand == tuple(sorted(k.seats[viewer].hand))
+
+
+def play_checked(rules_name: str, seed: int, greedy: bool, length: Length | None = None) -> Match:
+    rules = find_ruleset(rules_name)
+    if length is not None:
+        rules = rules.replace(length=length, lengths=(length,))
+    match = Match(rules, seed)
+    rng = random.Random(seed)
+    steps = 0
+    while not match.over:
+        seat, actions = next(iter(match.legal_actions().items()))
+        if greedy:
+            match.apply(seat, greedy_action(rng, match, seat, actions))
+        else:
+            match.apply(seat, random_action(rng, actions))
+        check_invariants(match)
+        steps += 1
+        assert steps < 20_000
+    return match
+
+
+MATCHES = 12  # per preset and player; `make fuzz` plays thousands
+
+
+@pytest.mark.parametrize("greedy", [False, True], ids=["random", "greedy"])
+@pytest.mark.parametrize("rules_name", FOUR_PLAYER)
+def test_invariants_hold_in_random_matches(rules_name: str, greedy: bool) -> None:
+    for seed in range(MATCHES):
+        match = play_checked(rules_name, seed, greedy, Length.EAST if seed % 3 else None)
+        assert match.standings is not None
+        points = [x.points for x in match.standings]
+        if find_ruleset(rules_name).settlement.value == "uma-oka":
+            assert abs(sum(points)) < 1e-6
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules_name", FOUR_PLAYER)
+def test_invariants_in_thousands_of_matches(rules_name: str) -> None:
+    for seed in range(1000, 3000):
+        play_checked(rules_name, seed, greedy=seed % 2 == 0, length=Length.EAST)
+
+
+@pytest.mark.parametrize("rules_name", FOUR_PLAYER)
+def test_replay_from_actions_gives_the_same_events(rules_name: str) -> None:
+    rules = find_ruleset(rules_name)
+    match = Match(rules, 42)
+    rng = random.Random(42)
+    while not match.over:
+        seat, actions = next(iter(match.legal_actions().items()))
+        match.apply(seat, random_action(rng, actions))
+    again = Match.replay(rules, 42, match.actions)
+    assert [e.to_dict() for e in again.events] == [e.to_dict() for e in match.events]
+    loaded = Match.replay(
+        rules,
+        42,
+        [
+            (a["seat"], Action.from_dict({k: v for k, v in a.items() if k != "seat"}))
+            for a in match.record()["actions"]
+        ],
+    )
+    assert loaded.standings == match.standings

@@ -1,0 +1,346 @@
+"""The rules of play, each on a wall arranged to reach the situation.
+
+Seat 0 deals. Hands are listed from the dealer on; ``draws`` are the live
+wall in order (the dealer's first draw first). Actions are written as the
+engine prints them: ``"discard 3m"``, ``"chi 3m 4m+5m"``, ``"pon 3m 3m+3m"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from game_helpers import arranged_wall
+from riichi.game import Action, ActionType, IllegalActionError, Match, observe
+from riichi.rules import RuleSet, find_ruleset
+
+# A discard of 3m by the dealer can be chi'd by seat 1, pon'd by seat 2, ronned by seat 3.
+CLAIMS = [
+    "3m9m147p258s9s1346z",
+    "1245m6m369p47s26z",
+    "3324m7m258p136s7z",
+    "12m456p789s11z555z",
+]
+
+
+def start(
+    hands: Sequence[str],
+    draws: Sequence[str] = (),
+    rules: str | RuleSet = "online",
+    **wall: Sequence[str],
+) -> Match:
+    ruleset = find_ruleset(rules) if isinstance(rules, str) else rules
+    return Match(ruleset, 0, walls=[arranged_wall(hands, draws, **wall)] * 30)
+
+
+def legal(m: Match, seat: int) -> list[str]:
+    return [str(a) for a in m.legal_actions().get(seat, [])]
+
+
+def do(m: Match, seat: int, text: str) -> None:
+    for a in m.legal_actions().get(seat, []):
+        if str(a) == text:
+            m.apply(seat, a)
+            return
+    raise AssertionError(f"{text!r} is not legal for seat {seat}: {legal(m, seat)}")
+
+
+def kinds(m: Match, seat: int, kind: ActionType) -> list[str]:
+    return [str(a) for a in m.legal_actions().get(seat, []) if a.type is kind]
+
+
+def last(m: Match, type_: str) -> dict[str, object]:
+    return next(e.data for e in reversed(m.events) if e.type == type_)
+
+
+# ---------------------------------------------------------------- the deal and turns
+
+
+def test_the_dealer_draws_first_and_holds_fourteen() -> None:
+    m = start(CLAIMS, ["7z"])
+    assert [len(s.hand) for s in m.kyoku.seats] == [14, 13, 13, 13]
+    assert list(m.legal_actions()) == [0]
+    assert "discard 7z" in legal(m, 0)
+
+
+def test_illegal_or_out_of_turn_actions_raise_and_change_nothing() -> None:
+    m = start(CLAIMS, ["7z"])
+    before = [observe(m, s) for s in range(4)], len(m.events)
+    with pytest.raises(IllegalActionError, match="seat 1 may not act now"):
+        m.apply(1, Action(ActionType.DISCARD, m.kyoku.seats[1].hand[0]))
+    with pytest.raises(IllegalActionError, match="is not legal for seat 0"):
+        m.apply(0, Action(ActionType.DISCARD, m.kyoku.seats[1].hand[0]))
+    with pytest.raises(IllegalActionError, match="not legal"):
+        m.apply(0, Action(ActionType.TSUMO))
+    assert ([observe(m, s) for s in range(4)], len(m.events)) == before
+
+
+# ---------------------------------------------------------------- calls
+
+
+def test_every_claim_is_offered_and_chi_only_to_the_left() -> None:
+    m = start(CLAIMS, ["7z"])
+    do(m, 0, "discard 3m")
+    assert set(m.legal_actions()) == {1, 2, 3}
+    assert kinds(m, 1, ActionType.CHI) == ["chi 3m 1m+2m", "chi 3m 2m+4m", "chi 3m 4m+5m"]
+    assert kinds(m, 2, ActionType.PON) == ["pon 3m 3m+3m"]
+    assert kinds(m, 2, ActionType.CHI) == []  # seat 2 holds 2m and 4m but is not on the left
+    assert kinds(m, 3, ActionType.RON) == ["ron 3m"]
+
+
+def test_pon_beats_chi() -> None:
+    m = start(CLAIMS, ["7z"])
+    do(m, 0, "discard 3m")
+    do(m, 1, "chi 3m 4m+5m")
+    do(m, 2, "pon 3m 3m+3m")
+    do(m, 3, "pass")
+    call = last(m, "call")
+    assert call["seat"] == 2 and call["type"] == "pon"
+    assert list(m.legal_actions()) == [2]
+    # after a call the caller must discard: no tsumo, no kan
+    assert {a.split()[0] for a in legal(m, 2)} == {"discard"}
+
+
+def test_ron_beats_every_call() -> None:
+    m = start(CLAIMS, ["7z"])
+    do(m, 0, "discard 3m")
+    do(m, 1, "chi 3m 4m+5m")
+    do(m, 2, "pon 3m 3m+3m")
+    do(m, 3, "ron 3m")
+    win = last(m, "win")
+    assert win["seat"] == 3 and win["source"] == 0
+    assert m.results[-1].kind == "win"
+
+
+def test_chi_when_nobody_else_claims() -> None:
+    m = start(CLAIMS, ["7z"])
+    do(m, 0, "discard 3m")
+    do(m, 1, "chi 3m 4m+5m")
+    do(m, 2, "pass")
+    do(m, 3, "pass")
+    assert last(m, "call")["type"] == "chi"
+    # kuikae: neither 3m nor the other end of 345m (6m) may be discarded now
+    discards = legal(m, 1)
+    assert "discard 6m" not in discards and "discard 3m" not in discards
+    assert "discard 1m" in discards
+
+
+def test_passing_a_winning_tile_makes_a_seat_furiten_until_its_own_discard() -> None:
+    m = start(CLAIMS, ["7z", "9p", "1s", "9s"])
+    do(m, 0, "discard 3m")
+    for s in (1, 2, 3):
+        do(m, s, "pass")
+    assert m.kyoku.seats[3].furiten_temp
+    do(m, 1, "discard 9p")
+    do(m, 2, "discard 1s")
+    do(m, 3, "discard 9s")
+    assert not m.kyoku.seats[3].furiten_temp
+
+
+def test_own_discard_furiten_blocks_ron() -> None:
+    # seat 3 waits on 3m, draws one, lets it go, and later may not ron another
+    m = start(CLAIMS, ["7z", "9p", "1s", "3m", "8p"])
+    do(m, 0, "discard 7z")
+    do(m, 1, "discard 9p")
+    do(m, 2, "discard 1s")
+    assert "tsumo 3m" in legal(m, 3)
+    do(m, 3, "discard 3m")
+    for s in list(m.legal_actions()):
+        do(m, s, "pass")
+    do(m, 0, "discard 3m")
+    assert kinds(m, 3, ActionType.RON) == []
+    assert m.kyoku.seats[3].waits >> 2 & 1  # still waiting on 3m, by tsumo only
+
+
+# ---------------------------------------------------------------- riichi
+
+
+RIICHI = [
+    "234567m234p6799s",
+    "1245m6m369p47s26z",
+    "3324m7m258p136s7z",
+    "19m147p258s3469s4z",
+]
+
+
+def test_riichi_needs_closed_tenpai_and_places_the_stick_when_the_discard_passes() -> None:
+    hands = [RIICHI[0], RIICHI[1], "3324m7m258p13s77z", RIICHI[3]]
+    m = start(hands, ["7z"])
+    assert kinds(m, 0, ActionType.RIICHI) == ["riichi 7z"]
+    do(m, 0, "riichi 7z")
+    # seat 2 may still pon the declaration tile: the stick is not down yet
+    assert m.scores[0] == 25000 and m.kyoku.sticks == 0
+    do(m, 2, "pass")
+    assert m.scores[0] == 24000 and m.kyoku.sticks == 1
+    assert last(m, "riichi")["seat"] == 0
+
+
+def test_a_riichi_ronned_on_its_declaration_pays_no_stick() -> None:
+    hands = [RIICHI[0], RIICHI[1], "3324m7m258p13s77z", "123m456p789s11z77z"]
+    hands[2] = "3324m7m258p13s6z9p"
+    m = start(hands, ["7z"])
+    do(m, 0, "riichi 7z")
+    do(m, 3, "ron 7z")
+    result = m.results[0]
+    assert result.kind == "win" and m.kyoku.sticks == 0
+    assert result.deltas[0] == -result.wins[0][2].points
+    assert sum(m.scores) == 100000
+
+
+def test_riichi_locks_the_hand() -> None:
+    m = start(RIICHI, ["1z", "", "", "", "5z"])
+    do(m, 0, "riichi 1z")
+    while list(m.legal_actions()) != [0]:
+        seat, actions = next(iter(m.legal_actions().items()))
+        m.apply(seat, next(a for a in actions if a.type in (ActionType.PASS, ActionType.DISCARD)))
+    assert legal(m, 0) == ["discard 5z"]
+
+
+def test_no_riichi_without_1000_points_or_four_live_tiles() -> None:
+    m = start(RIICHI, ["1z"])
+    m.scores[0] = 900
+    assert kinds(m, 0, ActionType.RIICHI) == []
+
+
+# ---------------------------------------------------------------- wins and repeats
+
+
+def test_tsumo_win_dealer_repeats_with_honba() -> None:
+    m = start(RIICHI, ["8s"])
+    do(m, 0, "tsumo 8s")
+    win = last(m, "win")
+    assert win["seat"] == 0 and win["source"] is None
+    assert m.kyoku.dealer == 0 and m.honba == 1
+
+
+def test_exhaustive_draw_pays_tenpai() -> None:
+    m = start(RIICHI, ["1z"])
+    do(m, 0, "discard 1z")
+    while m.results == []:
+        seat, actions = next(iter(m.legal_actions().items()))
+        pick = [a for a in actions if a.type is ActionType.PASS]
+        if not pick:
+            # tsumogiri keeps every hand as dealt
+            pick = [a for a in actions if a.type is ActionType.DISCARD and a.tile == m.kyoku.drawn]
+        m.apply(seat, pick[0])
+    result = m.results[0]
+    assert result.kind == "exhaustive"
+    assert 0 in result.tenpai
+    assert sum(result.deltas) == 0
+
+
+def test_nine_terminals_abort() -> None:
+    m = start(["19m19p19s1234z2m3m4m", *CLAIMS[1:]], ["5z"])
+    assert "kyuushu" in legal(m, 0)
+    do(m, 0, "kyuushu")
+    assert m.results[0].abort == "nine-terminals" and m.honba == 1
+
+
+def test_four_winds_abort() -> None:
+    hands = [
+        "1z3m9m147p258s9s346z",
+        "1z124m5m6m369p47s2z",
+        "1z3324m7m258p136s",
+        "1z12m456p789s555z",
+    ]
+    m = start(hands, ["7z", "6z", "6z", "2s"])
+    for seat in range(4):
+        do(m, seat, "discard 1z")
+        for s in list(m.legal_actions()):
+            if s != (seat + 1) % 4:
+                do(m, s, "pass")
+    assert m.results[0].abort == "four-winds"
+
+
+def test_double_ron_pays_both_and_sticks_to_the_nearest() -> None:
+    hands = [
+        "3m9m147p258s9s1346z",
+        "12m456p789s22z666z",
+        "12m456p789s11z777z",
+        "12m456p789s44z555z",
+    ]
+    m = start(hands, ["7z"])
+    m.kyoku.sticks = 2
+    m.kyoku.honba = 0
+    do(m, 0, "discard 3m")
+    do(m, 1, "ron 3m")
+    do(m, 2, "ron 3m")
+    do(m, 3, "pass")
+    winners = [e.data["seat"] for e in m.events if e.type == "win"]
+    assert winners == [1, 2]
+    first, second = m.results[0].wins
+    assert first[2].deltas[1] == first[2].points + 2000
+    assert second[2].deltas[2] == second[2].points
+
+
+def test_triple_ron_aborts_online_and_all_win_in_agari() -> None:
+    hands = [
+        "3m9m147p258s9s1346z",
+        "12m456p789s22z666z",
+        "12m456p789s11z777z",
+        "12m456p789s44z555z",
+    ]
+    m = start(hands, ["7z"])
+    do(m, 0, "discard 3m")
+    for s in (1, 2, 3):
+        do(m, s, "ron 3m")
+    assert m.results[0].abort == "triple-ron"
+    a = start(hands, ["7z"], rules="agari")
+    do(a, 0, "discard 3m")
+    for s in (1, 2, 3):
+        do(a, s, "ron 3m")
+    assert len(a.results[0].wins) == 3
+
+
+def test_head_bump_without_double_ron() -> None:
+    hands = [
+        "3m9m147p258s9s1346z",
+        "12m456p789s22z666z",
+        "12m456p789s11z777z",
+        CLAIMS[2],
+    ]
+    m = start(hands, ["8p"], rules="riichi-basic")
+    do(m, 0, "discard 3m")
+    do(m, 1, "ron 3m")
+    do(m, 2, "ron 3m")
+    do(m, 3, "pass")
+    assert [w[0] for w in m.results[0].wins] == [1]
+
+
+# ---------------------------------------------------------------- kans
+
+
+KAN = [
+    "1111z234m567p89s2z",
+    CLAIMS[1],
+    CLAIMS[2],
+    "19m147p258s3469s",
+]
+
+
+def test_closed_kan_shows_a_dora_at_once_and_draws_a_replacement() -> None:
+    m = start(KAN, ["2z"], rinshan=["7s"])
+    shown = len(m.kyoku.dora_indicators())
+    do(m, 0, "ankan 1z 1z+1z+1z+1z")
+    assert len(m.kyoku.dora_indicators()) == shown + 1
+    assert m.kyoku.drawn is not None and m.kyoku.from_rinshan
+    # the replacement 7s completes 789s: rinshan kaihou
+    assert kinds(m, 0, ActionType.TSUMO)
+    do(m, 0, f"tsumo {str(Action(ActionType.DISCARD, m.kyoku.drawn)).split()[1]}")
+    yaku = [y["key"] for y in last(m, "win")["result"]["yaku"]]  # type: ignore[index]
+    assert "rinshan" in yaku
+
+
+def test_open_kan_dora_waits_for_the_discard() -> None:
+    hands = ["3m9m147p258s9s1346z", "333m4m6m369p47s26z", CLAIMS[2], CLAIMS[3]]
+    hands[2] = "24m7m258p136s77z5z"
+    m = start(hands, ["7z"])
+    do(m, 0, "discard 3m")
+    for s in list(m.legal_actions()):
+        do(m, s, "kan 3m 3m+3m+3m" if s == 1 else "pass")
+    assert len(m.kyoku.dora_indicators()) == 1  # not yet
+    tile = m.kyoku.drawn
+    assert tile is not None
+    m.apply(1, Action(ActionType.DISCARD, tile))
+    assert len(m.kyoku.dora_indicators()) == 2
