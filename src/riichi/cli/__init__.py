@@ -7,6 +7,7 @@ import click
 from riichi import __version__
 from riichi.cli.hand import hand_command
 from riichi.cli.score import score_command
+from riichi.cli.selfplay import selfplay_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -17,3 +18,4 @@ def main() -> None:
 
 main.add_command(hand_command)
 main.add_command(score_command)
+main.add_command(selfplay_command)

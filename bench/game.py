@@ -1,0 +1,99 @@
+"""Random-legal-action hanchans per second: ours, riichienv (Rust core), jansou (Python).
+
+Each engine plays whole hanchans under Tenhou-like rules with the same kind
+of agent, written in Python: take a win when offered, otherwise a uniform
+legal action. One core; not a test.
+
+    python bench/game.py [--games 20] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+from riichi.cli.selfplay import play_random_match
+
+
+def ours(seed: int) -> None:
+    play_random_match("tenhou", seed)
+
+
+def riichienv_game() -> Callable[[int], None] | None:
+    try:
+        import riichienv as r
+    except ImportError:
+        return None
+    wins = {r.ActionType.TSUMO, r.ActionType.RON}
+
+    def play(seed: int) -> None:
+        rng = random.Random(seed)
+        env = r.RiichiEnv(game_mode=2, seed=seed, skip_mjai_logging=True)
+        obs = env.reset()
+        while not env.done():
+            actions = {}
+            for pid, ob in obs.items():
+                legal = ob.legal_actions()
+                won = [a for a in legal if a.action_type in wins]
+                actions[pid] = won[0] if won else legal[rng.randrange(len(legal))]
+            obs = env.step(actions)
+
+    return play
+
+
+def jansou_game() -> Callable[[int], None] | None:
+    try:
+        from jansou.core.rules import preset
+        from jansou.game.actions import Ron, Tsumo
+        from jansou.game.agents import Agent
+        from jansou.game.environment import Environment
+    except ImportError:
+        return None
+
+    class WinOrRandom(Agent):  # type: ignore[misc]
+        def __init__(self, seed: int) -> None:
+            self.rng = random.Random(seed)
+
+        def act(self, seat: int, kind: object, actions: list[object]) -> object:
+            for a in actions:
+                if isinstance(a, (Tsumo, Ron)):
+                    return a
+            return actions[self.rng.randrange(len(actions))]
+
+    def play(seed: int) -> None:
+        env = Environment(preset("tenhou"), seed=seed)
+        env.run([WinOrRandom(seed * 4 + s) for s in range(4)])
+
+    return play
+
+
+def rate(play: Callable[[int], None], games: int, seed: int) -> float:
+    play(seed - 1)  # warm up: lazily built tables
+    start = time.perf_counter()
+    for g in range(seed, seed + games):
+        play(g)
+    return games / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    mine = rate(ours, args.games, args.seed)
+    print(f"{args.games} random hanchans per engine")
+    print(f"{'engine':<22} {'hanchans/s':>11}  ratio")
+    print(f"{'riichi':<22} {mine:>11.1f}")
+    for name, factory in (("riichienv", riichienv_game), ("jansou", jansou_game)):
+        play = factory()
+        if play is None:
+            print(f"{name:<22} {'not installed':>11}")
+            continue
+        value = rate(play, args.games, args.seed)
+        print(f"{name:<22} {value:>11.1f}  ours/{name} = {mine / value:.2f}")
+
+
+if __name__ == "__main__":
+    main()
