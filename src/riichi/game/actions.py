@@ -14,6 +14,8 @@ class IllegalActionError(RiichiError):
 
 
 class ActionType(Enum):
+    rank: int  # position in the stable order of legal actions
+
     DISCARD = "discard"
     RIICHI = "riichi"  # declare riichi with this discard
     TSUMO = "tsumo"
@@ -27,7 +29,8 @@ class ActionType(Enum):
     PASS = "pass"
 
 
-_ORDER = {t: i for i, t in enumerate(ActionType)}
+for _rank, _type in enumerate(ActionType):
+    _type.rank = _rank
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +51,7 @@ class Action:
         return " ".join(parts)
 
     def sort_key(self) -> tuple[int, int, tuple[int, ...]]:
-        return (_ORDER[self.type], -1 if self.tile is None else self.tile, self.tiles)
+        return (self.type.rank, -1 if self.tile is None else self.tile, self.tiles)
 
     def to_dict(self) -> dict[str, object]:
         """Stable plain data with physical tile ids, for records."""
@@ -82,5 +85,8 @@ class Action:
 
 
 PASS = Action(ActionType.PASS)
+#: Shared instances: a turn offers these for every tile in hand.
+DISCARDS = tuple(Action(ActionType.DISCARD, t) for t in range(136))
+RIICHIS = tuple(Action(ActionType.RIICHI, t) for t in range(136))
 TSUMO = Action(ActionType.TSUMO)
 KYUUSHU = Action(ActionType.KYUUSHU)

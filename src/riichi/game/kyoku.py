@@ -14,7 +14,7 @@ from enum import Enum
 from typing import Any
 
 from riichi.errors import NoYakuError
-from riichi.game.actions import Action, ActionType, IllegalActionError
+from riichi.game.actions import DISCARDS, PASS, RIICHIS, Action, ActionType, IllegalActionError
 from riichi.game.events import Event
 from riichi.game.wall import Wall
 from riichi.hand import shanten
@@ -154,6 +154,7 @@ class Kyoku:
         self.answers: dict[int, Action] = {}
         self.result: HandResult | None = None
         self.events: list[Event] = []
+        self._legal: dict[int, list[Action]] | None = None
         self._emit_start()
         self._draw(dealer, rinshan=False)
 
@@ -170,11 +171,16 @@ class Kyoku:
 
     def legal_actions(self) -> dict[int, list[Action]]:
         """Every seat that must decide now, with its legal actions in a stable order."""
-        if self.phase is Phase.OVER:
-            return {}
-        if self.phase is Phase.TURN:
-            return {self.current: self._turn_options()}
-        return {s: opts for s, opts in sorted(self.options.items()) if s not in self.answers}
+        if self._legal is None:
+            if self.phase is Phase.OVER:
+                self._legal = {}
+            elif self.phase is Phase.TURN:
+                self._legal = {self.current: self._turn_options()}
+            else:
+                self._legal = {
+                    s: opts for s, opts in sorted(self.options.items()) if s not in self.answers
+                }
+        return self._legal
 
     def summary(self) -> str:
         """A readable state line for error messages."""
@@ -200,6 +206,7 @@ class Kyoku:
                 f"{action} is not legal for seat {seat}; legal: {options}. {self.summary()}"
             )
         start = len(self.events)
+        self._legal = None
         if self.phase is Phase.TURN:
             self._apply_turn(seat, action)
         else:
@@ -215,7 +222,7 @@ class Kyoku:
         out: list[Action] = []
         if self.after_call:
             banned = self.kuikae if self.rules.kuikae_forbidden else 0
-            out = [Action(ActionType.DISCARD, t) for t in seat.hand if not banned >> (t >> 2) & 1]
+            out = [DISCARDS[t] for t in seat.hand if not banned >> (t >> 2) & 1]
             return sorted(out, key=Action.sort_key)
         drawn = self.drawn
         assert drawn is not None
@@ -225,11 +232,10 @@ class Kyoku:
             out.append(Action(ActionType.KYUUSHU))
         out += self._kan_options()
         if seat.riichi:
-            out.append(Action(ActionType.DISCARD, drawn))
+            out.append(DISCARDS[drawn])
             return sorted(out, key=Action.sort_key)
-        for t in seat.hand:
-            out.append(Action(ActionType.DISCARD, t))
-        out += [Action(ActionType.RIICHI, t) for t in self._riichi_discards()]
+        out += [DISCARDS[t] for t in seat.hand]
+        out += [RIICHIS[t] for t in self._riichi_discards()]
         return sorted(out, key=Action.sort_key)
 
     def _can_tsumo(self) -> bool:
@@ -292,6 +298,8 @@ class Kyoku:
             return []
         counts = _counts(seat.hand)
         melds = len(seat.melds)
+        if shanten(counts, melds) > 0:  # no discard can leave the hand tenpai
+            return []
         good_kinds = set()
         for kind in range(34):
             if counts[kind]:
@@ -454,7 +462,7 @@ class Kyoku:
                 continue
             opts = self._claim_options(other, claim, tile, s)
             if opts:
-                self.options[other] = [*opts, Action(ActionType.PASS)]
+                self.options[other] = [*opts, PASS]
         if self.options:
             self.phase = Phase.RESPONSE
             return True
