@@ -58,6 +58,7 @@ class DiscardInfo:
 @dataclass
 class Seat:
     hand: list[int]
+    counts: list[int] = field(default_factory=lambda: [0] * 34)  # kinds in ``hand``
     melds: list[Meld] = field(default_factory=list)
     discards: list[DiscardInfo] = field(default_factory=list)
     riichi: bool = False
@@ -68,6 +69,18 @@ class Seat:
     waits: int = 0  # bitmask of kinds that complete the 3M+1 hand (0 when not tenpai)
     drew: bool = False  # has drawn at least once this hand
     liable: int | None = None  # the seat that fed a pao yakuman
+
+    def __post_init__(self) -> None:
+        for t in self.hand:
+            self.counts[t >> 2] += 1
+
+    def add(self, tile: int) -> None:
+        self.hand.append(tile)
+        self.counts[tile >> 2] += 1
+
+    def take(self, tile: int) -> None:
+        self.hand.remove(tile)
+        self.counts[tile >> 2] -= 1
 
     @property
     def closed(self) -> bool:
@@ -94,15 +107,8 @@ class HandResult:
     sticks_taken: bool = False
 
 
-def _counts(tiles: list[int]) -> list[int]:
-    counts = [0] * 34
-    for t in tiles:
-        counts[t >> 2] += 1
-    return counts
-
-
-def _waits_mask(tiles: list[int], melds: int) -> int:
-    b, sets = hand_bytes(_counts(tiles), melds)
+def _waits_mask(counts: list[int], melds: int) -> int:
+    b, sets = hand_bytes(counts, melds)
     r = replacement(b, sets)
     return necessary_mask(b, sets, r) if r == 1 else 0
 
@@ -132,7 +138,7 @@ class Kyoku:
         self.scores = scores  # shared with the match; riichi sticks and results change it
         self.seats = [Seat(hand=list(wall.hands[(s - dealer) % n])) for s in range(n)]
         for seat in self.seats:
-            seat.waits = _waits_mask(seat.hand, 0)
+            seat.waits = _waits_mask(seat.counts, 0)
         self.draw_index = 0
         self.rinshan_index = 0
         self.kan_owners: list[int] = []
@@ -262,7 +268,7 @@ class Kyoku:
         if not self._kan_allowed():
             return []
         seat = self.seats[self.current]
-        counts = _counts(seat.hand)
+        counts = seat.counts
         out = []
         for kind in range(34):
             if counts[kind] == 4:
@@ -283,7 +289,8 @@ class Kyoku:
         assert self.drawn is not None
         if self.drawn >> 2 != kind:
             return False
-        rest = [t for t in seat.hand if t >> 2 != kind]
+        rest = list(seat.counts)
+        rest[kind] = 0
         return _waits_mask(rest, len(seat.melds) + 1) == seat.waits
 
     def _riichi_discards(self) -> list[int]:
@@ -296,7 +303,7 @@ class Kyoku:
             or self.live_left() < rules.riichi_min_live_tiles
         ):
             return []
-        counts = _counts(seat.hand)
+        counts = list(seat.counts)
         melds = len(seat.melds)
         if shanten(counts, melds) > 0:  # no discard can leave the hand tenpai
             return []
@@ -329,7 +336,7 @@ class Kyoku:
     def _discard(self, s: int, tile: int, riichi: bool) -> None:
         seat = self.seats[s]
         tsumogiri = tile == self.drawn and not self.after_call
-        seat.hand.remove(tile)
+        seat.take(tile)
         seat.discards.append(DiscardInfo(tile, tsumogiri, riichi))
         seat.furiten_temp = False
         seat.ippatsu = False
@@ -338,7 +345,7 @@ class Kyoku:
             seat.double_riichi = self.first_go_around and len(seat.discards) == 1
             seat.ippatsu = self.rules.ippatsu
             self.riichi_pending = s
-        seat.waits = _waits_mask(seat.hand, len(seat.melds))
+        seat.waits = _waits_mask(seat.counts, len(seat.melds))
         self.drawn = None
         self.after_call = False
         self.kuikae = 0
@@ -361,9 +368,9 @@ class Kyoku:
             return
         seat = self.seats[s]
         for t in action.tiles:
-            seat.hand.remove(t)
+            seat.take(t)
         seat.melds.append(Meld(MeldType.ANKAN, action.tiles))
-        seat.waits = _waits_mask(seat.hand, len(seat.melds))
+        seat.waits = _waits_mask(seat.counts, len(seat.melds))
         self.kan_owners.append(s)
         self._interrupt()
         self._emit("ankan", seat=s, tiles=list(action.tiles))
@@ -387,9 +394,9 @@ class Kyoku:
             i for i, m in enumerate(seat.melds) if m.type is MeldType.PON and m.kind == tile >> 2
         )
         pon = seat.melds[index]
-        seat.hand.remove(tile)
+        seat.take(tile)
         seat.melds[index] = Meld(MeldType.KAKAN, (*pon.tiles, tile), pon.called, pon.from_seat)
-        seat.waits = _waits_mask(seat.hand, len(seat.melds))
+        seat.waits = _waits_mask(seat.counts, len(seat.melds))
         self.kan_owners.append(s)
         self._interrupt()
         self._emit("kakan", seat=s, tile=tile)
@@ -427,7 +434,7 @@ class Kyoku:
             if seat.drew:  # a second draw: everyone has had a turn
                 self.first_go_around = False
         seat.drew = True
-        seat.hand.append(tile)
+        seat.add(tile)
         self.drawn = tile
         self.current = s
         self.phase = Phase.TURN
@@ -491,6 +498,11 @@ class Kyoku:
     def _claim_options(self, o: int, claim: Claim, tile: int, s: int) -> list[Action]:
         seat = self.seats[o]
         kind = tile >> 2
+        c = seat.counts
+        if not seat.waits >> kind & 1 and (claim is not Claim.DISCARD or c[kind] < 2) and not (
+            o == (s + 1) % self.n and self._chi_shape(c, kind)
+        ):
+            return []  # the common case: this seat cannot touch the tile
         out: list[Action] = []
         if seat.waits >> kind & 1 and self._may_ron(o, tile, claim):
             out.append(Action(ActionType.RON, tile))
@@ -516,6 +528,16 @@ class Kyoku:
                         if self._has_discard_after(o, used, kind, lo):
                             out.append(Action(ActionType.CHI, tile, used))
         return out
+
+    def _chi_shape(self, c: list[int], kind: int) -> bool:
+        if kind >= 27 or not self.rules.chi_allowed:
+            return False
+        r = kind % 9
+        return bool(
+            (r >= 2 and c[kind - 2] and c[kind - 1])
+            or (1 <= r <= 7 and c[kind - 1] and c[kind + 1])
+            or (r <= 6 and c[kind + 1] and c[kind + 2])
+        )
 
     def _variants(self, tiles: list[int], size: int) -> list[tuple[int, ...]]:
         """Distinct choices of ``size`` tiles of one kind: red and plain copies differ."""
@@ -551,7 +573,7 @@ class Kyoku:
         if self._furiten(o):
             return False
         if claim is Claim.ANKAN:
-            counts = _counts(self.seats[o].hand)
+            counts = self.seats[o].counts
             if any(counts[k] == 0 for k in YAOCHU if k != tile >> 2) or self.seats[o].melds:
                 return False  # only a thirteen-orphans hand may rob a closed kan
         return self._score(o, tile, tsumo=False) is not None
@@ -650,7 +672,7 @@ class Kyoku:
         seat = self.seats[o]
         self.seats[s].discards[-1].called = True
         for t in action.tiles:
-            seat.hand.remove(t)
+            seat.take(t)
         tiles = tuple(sorted((*action.tiles, tile)))
         meld_type = {
             ActionType.CHI: MeldType.CHI,
@@ -663,7 +685,7 @@ class Kyoku:
             self._track_pao(o, s, tile >> 2)
         self._emit("call", seat=o, type=action.type.value, tile=tile, tiles=list(tiles), source=s)
         if meld_type is MeldType.MINKAN:
-            seat.waits = _waits_mask(seat.hand, len(seat.melds))
+            seat.waits = _waits_mask(seat.counts, len(seat.melds))
             self.kan_owners.append(o)
             self._kan_dora(self.rules.open_kan_dora)
             self._replacement_draw(o)
@@ -754,7 +776,7 @@ class Kyoku:
         tenpai = [
             s
             for s in range(n)
-            if shanten(_counts(self.seats[s].hand), len(self.seats[s].melds)) == 0
+            if shanten(self.seats[s].counts, len(self.seats[s].melds)) == 0
         ]
         nagashi = [
             s
