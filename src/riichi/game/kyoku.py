@@ -84,7 +84,8 @@ class Seat:
 
     @property
     def closed(self) -> bool:
-        return not any(m.is_open for m in self.melds)
+        # only ankan keeps a hand closed; most hands have no melds at all
+        return not self.melds or all(m.type is MeldType.ANKAN for m in self.melds)
 
     def discarded_kinds(self) -> int:
         mask = 0
