@@ -344,3 +344,136 @@ def test_open_kan_dora_waits_for_the_discard() -> None:
     assert tile is not None
     m.apply(1, Action(ActionType.DISCARD, tile))
     assert len(m.kyoku.dora_indicators()) == 2
+
+
+def pass_others(m: Match, keep: int | None = None) -> None:
+    """Every seat asked about a tile passes, except ``keep``."""
+    for s in list(m.legal_actions()):
+        if s != keep and "pass" in legal(m, s):
+            do(m, s, "pass")
+
+
+def tsumogiri(m: Match, seat: int) -> None:
+    tile = m.kyoku.drawn
+    assert tile is not None and list(m.legal_actions()) == [seat]
+    m.apply(seat, Action(ActionType.DISCARD, tile))
+    pass_others(m)
+
+
+def test_chankan_robs_an_added_kan() -> None:
+    hands = [
+        "3m9m147p258s9s1346z",
+        "3369m369p478s267z",
+        "12m456p789s11z555z",
+        "5678m2589p136s47z",
+    ]
+    m = start(hands, ["1s", "8p", "1p", "7p", "3m"])
+    do(m, 0, "discard 3m")
+    do(m, 2, "pass")
+    do(m, 1, "pon 3m 3m+3m")
+    do(m, 1, "discard 2z")
+    pass_others(m)
+    for seat in (2, 3, 0):
+        tsumogiri(m, seat)
+    assert "kakan 3m" in legal(m, 1)
+    do(m, 1, "kakan 3m")
+    assert kinds(m, 2, ActionType.RON) == ["ron 3m"]
+    do(m, 2, "ron 3m")
+    yaku = [y["key"] for y in last(m, "win")["result"]["yaku"]]  # type: ignore[index]
+    assert "chankan" in yaku
+
+
+def test_four_riichi_abort() -> None:
+    hands = ["234567m234p6799s", "345678m345p1199s", "123456p345s2233z", "789m789p111z4466z"]
+    m = start(hands, ["1m", "9m", "5z", "7z"])
+    for seat in range(4):
+        drawn = m.kyoku.drawn
+        assert drawn is not None
+        m.apply(seat, Action(ActionType.RIICHI, drawn))
+        pass_others(m)
+    assert m.results[0].abort == "four-riichi"
+    assert m.kyoku.sticks == 4 and m.sticks == 4  # the sticks stay on the table
+
+
+def test_double_riichi_on_the_first_uninterrupted_discard() -> None:
+    m = start(RIICHI, ["1z"])
+    do(m, 0, "riichi 1z")
+    assert m.kyoku.seats[0].double_riichi
+
+
+def test_four_kans_by_two_players_abort_after_the_discard() -> None:
+    hands = [
+        "1111z2222z123m45p",
+        "3333z4444z789m19s",
+        "3324m7m258p136s7z",
+        "5678m2589p136s67z",
+    ]
+    m = start(hands, ["9p", "2s"])
+    do(m, 0, "ankan 1z 1z+1z+1z+1z")
+    do(m, 0, "ankan 2z 2z+2z+2z+2z")
+    tsumogiri(m, 0)
+    do(m, 1, "ankan 3z 3z+3z+3z+3z")
+    do(m, 1, "ankan 4z 4z+4z+4z+4z")
+    assert not kinds(m, 1, ActionType.ANKAN) and len(m.kyoku.dora_indicators()) == 5
+    tsumogiri(m, 1)
+    assert m.results[0].abort == "four-kans"
+
+
+def test_pao_for_feeding_the_third_dragon() -> None:
+    hands = [
+        "5z6z147m258p369s24z",
+        "55z66z77z123m4p9m1s9s",
+        "258m3689p147s113z",
+        "369m1477p258s234z",
+    ]
+    draws = ["8m", "8s", "6m", "9s", "4m", "7z", "5s", "5m", "6p", "4p"]
+    m = start(hands, draws)
+    do(m, 0, "discard 5z")
+    do(m, 1, "pon 5z 5z+5z")
+    do(m, 1, "discard 9m")
+    pass_others(m)
+    tsumogiri(m, 2)
+    tsumogiri(m, 3)
+    do(m, 0, "discard 6z")
+    pass_others(m, keep=1)
+    do(m, 1, "pon 6z 6z+6z")
+    do(m, 1, "discard 1s")
+    pass_others(m)
+    tsumogiri(m, 2)
+    do(m, 3, "discard 7z")
+    do(m, 1, "pon 7z 7z+7z")
+    do(m, 1, "discard 9s")
+    pass_others(m)
+    for seat in (2, 3, 0):
+        tsumogiri(m, seat)
+    do(m, 1, "tsumo 4p")
+    (win,) = m.results[0].wins
+    assert [y.yaku.key for y in win[2].yaku] == ["daisangen"]
+    assert [(p.seat, p.points) for p in win[2].payments] == [(3, 32000)]
+
+
+def test_haitei_and_houtei() -> None:
+    # the 70th live tile goes to seat 1; the other copies of 1z lie in the dead wall
+    waiting = "123m456p789s1z555z"
+    m = start(["", waiting, "", ""], [""] * 69 + ["1z"], ura=["1z", "1z"])
+    play_out_until_last_draw(m)
+    assert m.kyoku.live_left() == 0 and m.kyoku.current == 1
+    do(m, 1, "tsumo 1z")
+    yaku = [y["key"] for y in last(m, "win")["result"]["yaku"]]  # type: ignore[index]
+    assert "haitei" in yaku
+    # the same tile discarded as the very last tile is ronned: houtei
+    m = start(["", "", waiting, ""], [""] * 69 + ["1z"], ura=["1z", "1z"])
+    play_out_until_last_draw(m)
+    do(m, 1, "discard 1z")
+    do(m, 2, "ron 1z")
+    yaku = [y["key"] for y in last(m, "win")["result"]["yaku"]]  # type: ignore[index]
+    assert "houtei" in yaku
+
+
+def play_out_until_last_draw(m: Match) -> None:
+    while m.kyoku.live_left() > 0 or list(m.legal_actions()) != [m.kyoku.current]:
+        seat, actions = next(iter(m.legal_actions().items()))
+        if any(a.type is ActionType.PASS for a in actions):
+            m.apply(seat, Action(ActionType.PASS))
+        else:
+            tsumogiri(m, seat)

@@ -43,10 +43,18 @@ def play_random_match(rules_name: str, seed: int, length: str | None = None) -> 
 @click.option("--rules", "rules_name", default="online", show_default=True)
 @click.option("--games", type=click.IntRange(1), default=10, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game.")
-@click.option("--length", type=click.Choice([x.value for x in Length]), default=None,
-              help="Match length (default: the preset's).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Write each game's record here as JSON.")
+@click.option(
+    "--length",
+    type=click.Choice([x.value for x in Length]),
+    default=None,
+    help="Match length (default: the preset's).",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write each game's record here as JSON.",
+)
 def selfplay_command(
     rules_name: str, games: int, seed: int, length: str | None, out: Path | None
 ) -> None:
@@ -74,8 +82,10 @@ def selfplay_command(
         if out is not None:
             (out / f"game-{game}.json").write_text(json.dumps(match.record()))
     elapsed = time.perf_counter() - start
-    click.echo(f"{games} games under {rules_name}: {hands} hands, {actions} actions,"
-               f" {elapsed:.1f} s ({games / elapsed:.1f} games/s)")
+    click.echo(
+        f"{games} games under {rules_name}: {hands} hands, {actions} actions,"
+        f" {elapsed:.1f} s ({games / elapsed:.1f} games/s)"
+    )
     click.echo(f"average game: {hands / games:.1f} hands, {actions / games:.0f} actions")
     for name, count in sorted(ends.items(), key=lambda kv: -kv[1]):
         click.echo(f"  {name:<28} {count:>7}  {count / hands:6.1%}")

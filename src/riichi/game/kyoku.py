@@ -500,8 +500,10 @@ class Kyoku:
         seat = self.seats[o]
         kind = tile >> 2
         c = seat.counts
-        if not seat.waits >> kind & 1 and (claim is not Claim.DISCARD or c[kind] < 2) and not (
-            o == (s + 1) % self.n and self._chi_shape(c, kind)
+        if (
+            not seat.waits >> kind & 1
+            and (claim is not Claim.DISCARD or c[kind] < 2)
+            and not (o == (s + 1) % self.n and self._chi_shape(c, kind))
         ):
             return []  # the common case: this seat cannot touch the tile
         out: list[Action] = []
@@ -775,9 +777,7 @@ class Kyoku:
     def _exhaustive_draw(self) -> None:
         n = self.n
         tenpai = [
-            s
-            for s in range(n)
-            if shanten(self.seats[s].counts, len(self.seats[s].melds)) == 0
+            s for s in range(n) if shanten(self.seats[s].counts, len(self.seats[s].melds)) == 0
         ]
         nagashi = [
             s
