@@ -477,3 +477,40 @@ def play_out_until_last_draw(m: Match) -> None:
             m.apply(seat, Action(ActionType.PASS))
         else:
             tsumogiri(m, seat)
+
+
+def test_legal_actions_come_in_a_stable_order() -> None:
+    m = start(CLAIMS, ["7z"])
+    assert legal(m, 0) == [
+        "discard 3m",
+        "discard 9m",
+        "discard 1p",
+        "discard 4p",
+        "discard 7p",
+        "discard 2s",
+        "discard 5s",
+        "discard 8s",
+        "discard 9s",
+        "discard 1z",
+        "discard 3z",
+        "discard 4z",
+        "discard 6z",
+        "discard 7z",
+    ]
+    do(m, 0, "discard 3m")
+    assert m.legal_actions() == {s: m.legal_actions()[s] for s in sorted(m.legal_actions())}
+    assert legal(m, 1) == ["chi 3m 1m+2m", "chi 3m 2m+4m", "chi 3m 4m+5m", "pass"]
+    assert legal(m, 2) == ["pon 3m 3m+3m", "pass"]
+    assert legal(m, 3) == ["ron 3m", "pass"]
+
+
+def test_private_events_reach_only_their_seat() -> None:
+    m = start(CLAIMS, ["7z"])
+    deals = [e for e in m.events if e.type == "deal"]
+    assert [e.to for e in deals] == [0, 1, 2, 3]
+    draws = [e for e in m.events if e.type == "draw"]
+    private = [e for e in draws if "tile" in e.data]
+    assert all(e.to == e.data["seat"] for e in private)
+    assert all(e.to is None and "tile" not in e.data for e in draws if e not in private)
+    spectator = observe(m, None)
+    assert spectator.hand is None and spectator.legal == ()

@@ -106,7 +106,7 @@ def test_preset_differences_follow_presets_md() -> None:
     sanma = find_ruleset("sanma-kansai")
     assert sanma.players == 3 and not sanma.chi_allowed and sanma.north_pon_han
     assert sanma.tsumo_loss and not sanma.abort_four_riichi and sanma.noten_payment == 2000
-    assert sanma.oka_points == 15000
+    assert sanma.oka_points == 15000 and sanma.uma == (20000, 0, -20000)
     daily = find_ruleset("daily-wall")
     assert daily.settlement is Settlement.RAW and daily.length is Length.ONE_HAND
     assert daily.oka_points == 0 and not daily.leftover_sticks_to_first

@@ -303,6 +303,7 @@ EMA = RIICHI_BASIC.replace(
 SANMA_KANSAI = RIICHI_BASIC.replace(
     name="sanma-kansai",
     players=3,
+    settlement=Settlement.UMA_OKA,
     start_points=35000,
     return_points=40000,
     uma=(20000, 0, -20000),
