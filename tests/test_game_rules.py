@@ -514,3 +514,73 @@ def test_private_events_reach_only_their_seat() -> None:
     assert all(e.to is None and "tile" not in e.data for e in draws if e not in private)
     spectator = observe(m, None)
     assert spectator.hand is None and spectator.legal == ()
+
+
+def test_any_call_cancels_ippatsu() -> None:
+    hands = [RIICHI[0], RIICHI[1], "3324m7m258p13s77z", RIICHI[3]]
+    m = start(hands, ["7z"])
+    do(m, 0, "riichi 7z")
+    assert m.kyoku.seats[0].ippatsu
+    do(m, 2, "pon 7z 7z+7z")
+    assert not m.kyoku.seats[0].ippatsu
+
+
+def test_passing_a_win_in_riichi_is_furiten_for_the_rest_of_the_hand() -> None:
+    m = start(RIICHI, ["1z", "8s", "", "", "", "", "", "", "5s"])
+    do(m, 0, "riichi 1z")
+    do(m, 1, "discard 8s")
+    assert kinds(m, 0, ActionType.RON) == ["ron 8s"]
+    pass_others(m)
+    assert m.kyoku.seats[0].furiten_riichi
+    for seat in (2, 3, 0, 1, 2, 3, 0):
+        tsumogiri(m, seat)
+    assert m.kyoku.seats[0].furiten_riichi  # own discards do not clear it
+
+
+def test_a_closed_kan_after_riichi_must_keep_the_waits() -> None:
+    keeps = ["555z234p567s6799s", *RIICHI[1:]]  # waits 5s 8s with or without the kan
+    m = start(keeps, ["1z", "", "", "", "5z"])
+    do(m, 0, "riichi 1z")
+    for seat in (1, 2, 3):
+        tsumogiri(m, seat)
+    assert kinds(m, 0, ActionType.ANKAN) == ["ankan 5z 5z+5z+5z+5z"]
+    changes = ["8889m123p567s555z", *RIICHI[1:]]  # 8889m waits 7m 9m; after a kan only 9m
+    m = start(changes, ["1z", "", "", "", "8m"])
+    do(m, 0, "riichi 1z")
+    for seat in (1, 2, 3):
+        tsumogiri(m, seat)
+    assert kinds(m, 0, ActionType.ANKAN) == []
+
+
+def test_tenhou_in_play() -> None:
+    m = start(["123m456p789s1122z", *RIICHI[1:]], ["1z"])
+    do(m, 0, "tsumo 1z")
+    yaku = [y["key"] for y in last(m, "win")["result"]["yaku"]]  # type: ignore[index]
+    assert yaku == ["tenhou"]
+
+
+def test_kokushi_robs_a_closed_kan_only_where_the_rules_allow() -> None:
+    hands = ["1111z234m567p89s5p", CLAIMS[1], "19m19p19s234567z9s", "5678m2589p136s46z"]
+    hands[1] = "2345m6m368p47s26z"
+    agari = start(hands, ["2p"], rules="agari")
+    do(agari, 0, "ankan 1z 1z+1z+1z+1z")
+    assert kinds(agari, 2, ActionType.RON) == ["ron 1z"]
+    do(agari, 2, "ron 1z")
+    assert [y.yaku.key for y in agari.results[0].wins[0][2].yaku] == ["kokushi"]
+    online = start(hands, ["2p"])
+    do(online, 0, "ankan 1z 1z+1z+1z+1z")
+    assert list(online.legal_actions()) == [0]
+
+
+def test_nagashi_mangan_pays_a_mangan_tsumo() -> None:
+    from riichi.game.kyoku import DiscardInfo
+    from riichi.tiles import parse_tiles
+
+    m = start(RIICHI, ["1z"])
+    k = m.kyoku
+    k.seats[1].discards = [DiscardInfo(t, True, False) for t in parse_tiles("19m19p1s1234z")]
+    k.seats[2].discards = [DiscardInfo(t, True, False) for t in parse_tiles("5m")]
+    k._exhaustive_draw()
+    result = m.kyoku.result
+    assert result is not None and result.nagashi == [1]
+    assert result.deltas == [-4000, 8000, -2000, -2000]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from riichi.game.actions import Action, IllegalActionError
 from riichi.game.events import Event
@@ -18,6 +18,9 @@ from riichi.game.kyoku import HandResult, Kyoku, Phase
 from riichi.game.wall import Wall
 from riichi.rules import Length, RuleSet, Settlement
 from riichi.tiles import EAST
+
+if TYPE_CHECKING:
+    from riichi.game.observe import Observation
 
 RECORD_VERSION = 1
 
@@ -86,6 +89,12 @@ class Match:
         if self.kyoku.phase is Phase.OVER:
             self._end_hand()
         return self.events[start:]
+
+    def observe(self, seat: int | None) -> Observation:
+        """What ``seat`` may see now (None: a spectator's public view)."""
+        from riichi.game.observe import observe
+
+        return observe(self, seat)
 
     def copy(self) -> Match:
         """An independent copy (for search)."""
