@@ -38,6 +38,7 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/hand.py
 	$(BIN)/python bench/score.py
+	$(BIN)/python bench/game.py
 
 ## tables: regenerate src/riichi/hand/tables.bin (needs numpy)
 tables: $(STAMP)

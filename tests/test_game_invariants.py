@@ -117,3 +117,11 @@ def test_ten_thousand_hanchans_per_preset(rules_name: str) -> None:
             if len(match.results) != hands:
                 hands = len(match.results)
                 check_at_hand_ends(match)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules_name", ALL_PRESETS)
+def test_invariants_after_every_step_of_thousands_of_matches(rules_name: str) -> None:
+    """`make fuzz`: 2,000 random hanchans per preset, invariants after every step."""
+    for seed in range(1000, 3000):
+        play_checked(rules_name, seed, greedy=seed % 2 == 0)
