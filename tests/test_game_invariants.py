@@ -36,6 +36,9 @@ def check_invariants(match: Match) -> None:
     if match.over:
         total = sum(match.scores) + match.sticks * rules.riichi_stick
     assert total == n * rules.start_points
+    # legal actions come in the one stable order
+    for actions in match.legal_actions().values():
+        assert actions == sorted(actions, key=Action.sort_key)
     # observations show nothing hidden
     k = match.kyoku
     hidden_wall = set(k.wall.draws[k.draw_index :]) | set(k.wall.rinshan[k.rinshan_index :])

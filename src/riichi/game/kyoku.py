@@ -14,7 +14,15 @@ from enum import Enum
 from typing import Any
 
 from riichi.errors import NoYakuError
-from riichi.game.actions import DISCARDS, PASS, RIICHIS, Action, ActionType, IllegalActionError
+from riichi.game.actions import (
+    DISCARDS,
+    KYUUSHU,
+    PASS,
+    RIICHIS,
+    Action,
+    ActionType,
+    IllegalActionError,
+)
 from riichi.game.events import Event
 from riichi.game.wall import Wall
 from riichi.hand import shanten
@@ -225,25 +233,26 @@ class Kyoku:
     # ------------------------------------------------------------------ turn
 
     def _turn_options(self) -> list[Action]:
+        # built directly in the stable order (Action.sort_key): discards, riichi
+        # discards, tsumo, kans, nine terminals; tiles ascending within each
         seat = self.seats[self.current]
-        out: list[Action] = []
+        hand = sorted(seat.hand)
         if self.after_call:
             banned = self.kuikae if self.rules.kuikae_forbidden else 0
-            out = [DISCARDS[t] for t in seat.hand if not banned >> (t >> 2) & 1]
-            return sorted(out, key=Action.sort_key)
+            return [DISCARDS[t] for t in hand if not banned >> (t >> 2) & 1]
         drawn = self.drawn
         assert drawn is not None
+        if seat.riichi:
+            out = [DISCARDS[drawn]]
+        else:
+            out = [DISCARDS[t] for t in hand]
+            out += [RIICHIS[t] for t in self._riichi_discards(hand)]
         if self._can_tsumo():
             out.append(Action(ActionType.TSUMO, drawn))
-        if self._can_kyuushu():
-            out.append(Action(ActionType.KYUUSHU))
         out += self._kan_options()
-        if seat.riichi:
-            out.append(DISCARDS[drawn])
-            return sorted(out, key=Action.sort_key)
-        out += [DISCARDS[t] for t in seat.hand]
-        out += [RIICHIS[t] for t in self._riichi_discards()]
-        return sorted(out, key=Action.sort_key)
+        if self._can_kyuushu():
+            out.append(KYUUSHU)
+        return out
 
     def _can_tsumo(self) -> bool:
         assert self.drawn is not None
@@ -266,22 +275,21 @@ class Kyoku:
         return self.rules.four_kan_abort_on_fifth
 
     def _kan_options(self) -> list[Action]:
-        if not self._kan_allowed():
-            return []
         seat = self.seats[self.current]
         counts = seat.counts
+        has_quad = 4 in counts
+        has_pon = any(m.type is MeldType.PON for m in seat.melds)
+        if not (has_quad or has_pon) or not self._kan_allowed():
+            return []
         out = []
-        for kind in range(34):
-            if counts[kind] == 4:
-                tiles = tuple(t for t in seat.hand if t >> 2 == kind)
-                if not seat.riichi or self._riichi_ankan_ok(kind):
-                    out.append(Action(ActionType.ANKAN, min(tiles), tiles))
-        if not seat.riichi:
-            for meld in seat.melds:
-                if meld.type is MeldType.PON:
-                    for t in seat.hand:
-                        if t >> 2 == meld.kind:
-                            out.append(Action(ActionType.KAKAN, t))
+        if has_quad:
+            for kind in range(34):
+                if counts[kind] == 4 and (not seat.riichi or self._riichi_ankan_ok(kind)):
+                    tiles = tuple(sorted(t for t in seat.hand if t >> 2 == kind))
+                    out.append(Action(ActionType.ANKAN, tiles[0], tiles))
+        if has_pon and not seat.riichi:
+            pons = {m.kind for m in seat.melds if m.type is MeldType.PON}
+            out += [Action(ActionType.KAKAN, t) for t in sorted(seat.hand) if t >> 2 in pons]
         return out
 
     def _riichi_ankan_ok(self, kind: int) -> bool:
@@ -294,7 +302,7 @@ class Kyoku:
         rest[kind] = 0
         return _waits_mask(rest, len(seat.melds) + 1) == seat.waits
 
-    def _riichi_discards(self) -> list[int]:
+    def _riichi_discards(self, hand: list[int]) -> list[int]:
         seat = self.seats[self.current]
         rules = self.rules
         if (
@@ -315,7 +323,7 @@ class Kyoku:
                 if shanten(counts, melds) == 0:
                     good_kinds.add(kind)
                 counts[kind] += 1
-        return [t for t in seat.hand if t >> 2 in good_kinds]
+        return [t for t in hand if t >> 2 in good_kinds]
 
     def _apply_turn(self, s: int, action: Action) -> None:
         kind = action.type
