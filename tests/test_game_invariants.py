@@ -7,7 +7,7 @@ import random
 import pytest
 
 from game_helpers import greedy_action, random_action
-from riichi.game import Match, observe
+from riichi.game import Action, Match, observe
 from riichi.game.wall import tile_set
 from riichi.rules import PRESETS, Length, find_ruleset
 
