@@ -6,8 +6,8 @@ import hashlib
 from collections import Counter
 
 import pytest
-from game_helpers import arranged_wall
 
+from game_helpers import arranged_wall
 from riichi.game import InvalidWallError, Wall, shuffled
 from riichi.game.wall import tile_set
 
