@@ -584,3 +584,20 @@ def test_nagashi_mangan_pays_a_mangan_tsumo() -> None:
     result = m.kyoku.result
     assert result is not None and result.nagashi == [1]
     assert result.deltas == [-4000, 8000, -2000, -2000]
+
+
+def test_temporary_furiten_after_a_call_differs_by_ruleset() -> None:
+    # seat 3 passes a winning 3m: under online rules (004) it is furiten until
+    # its own next discard, under classic rules (001) until its next draw
+    classic = start(CLAIMS, ["7z", "9p", "1s", "9s"], rules="classic")
+    do(classic, 0, "discard 3m")
+    pass_others(classic)
+    tsumogiri(classic, 1)
+    tsumogiri(classic, 2)
+    assert not classic.kyoku.seats[3].furiten_temp  # cleared by its draw
+    online = start(CLAIMS, ["7z", "9p", "1s", "9s"])
+    do(online, 0, "discard 3m")
+    pass_others(online)
+    tsumogiri(online, 1)
+    tsumogiri(online, 2)
+    assert online.kyoku.seats[3].furiten_temp  # still: it has drawn, not discarded

@@ -111,6 +111,9 @@ class RuleSet:
     double_ron: bool = True  # False: head bump, the first in turn order wins alone
     triple_ron: TripleRon = TripleRon.ABORT
     # -- riichi
+    # passing a winning tile blocks ron until the seat's own next discard (004),
+    # or only until its next draw (001; they differ after a call)
+    temporary_furiten_until: str = "discard"
     riichi_min_live_tiles: int = 4
     furiten_riichi: bool = True
     ippatsu: bool = True
@@ -229,6 +232,8 @@ def _validate(r: RuleSet) -> None:
         problems.append(f"red_fives must be 0, 3 or 4, got {r.red_fives}")
     if r.double_wind_pair_fu not in (2, 4):
         problems.append(f"double_wind_pair_fu must be 2 or 4, got {r.double_wind_pair_fu}")
+    if r.temporary_furiten_until not in ("discard", "draw"):
+        problems.append("temporary_furiten_until must be 'discard' or 'draw'")
     if len(r.uma) != r.players:
         problems.append(f"uma needs {r.players} values, got {len(r.uma)}")
     if len(r.table_points) != r.players:
@@ -266,6 +271,7 @@ DAILY_WALL = AGARI.replace(
 
 CLASSIC = ONLINE.replace(
     name="classic",
+    temporary_furiten_until="draw",
     length=Length.EAST,
     lengths=(Length.ONE_HAND, Length.EAST),
     uma=(20000, 10000, -10000, -20000),

@@ -347,7 +347,8 @@ class Kyoku:
         tsumogiri = tile == self.drawn and not self.after_call
         seat.take(tile)
         seat.discards.append(DiscardInfo(tile, tsumogiri, riichi))
-        seat.furiten_temp = False
+        if self.rules.temporary_furiten_until == "discard":
+            seat.furiten_temp = False
         seat.ippatsu = False
         if riichi:
             seat.riichi = True
@@ -443,6 +444,8 @@ class Kyoku:
             if seat.drew:  # a second draw: everyone has had a turn
                 self.first_go_around = False
         seat.drew = True
+        if self.rules.temporary_furiten_until == "draw":
+            seat.furiten_temp = False
         seat.add(tile)
         self.drawn = tile
         self.current = s
@@ -641,11 +644,8 @@ class Kyoku:
             self.scores[r] -= self.rules.riichi_stick
             self.sticks += 1
             self._emit("riichi", seat=r, scores=list(self.scores), sticks=self.sticks)
-            if (
-                self.rules.abort_four_riichi
-                and self.n == 4
-                and all(seat.riichi for seat in self.seats)
-            ):
+            # "four riichi": every player at the table in riichi
+            if self.rules.abort_four_riichi and all(seat.riichi for seat in self.seats):
                 self._abort("four-riichi")
                 return True
         if self._four_winds():
@@ -669,12 +669,13 @@ class Kyoku:
         return True
 
     def _four_winds(self) -> bool:
-        if not self.rules.abort_four_winds or not self.first_go_around or self.n != 4:
+        """Every player's first discard, uninterrupted, is the same wind."""
+        if not self.rules.abort_four_winds or not self.first_go_around:
             return False
-        firsts = [seat.discards[0].tile >> 2 for seat in self.seats if len(seat.discards) == 1]
-        if len(firsts) != 4 or any(len(seat.discards) != 1 for seat in self.seats):
+        if any(len(seat.discards) != 1 for seat in self.seats):
             return False
-        return firsts[0] in WINDS and len(set(firsts)) == 1
+        firsts = {seat.discards[0].tile >> 2 for seat in self.seats}
+        return len(firsts) == 1 and firsts.pop() in WINDS
 
     def _make_call(self, o: int, action: Action) -> None:
         s = self.claim_from
