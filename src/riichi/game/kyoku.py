@@ -481,7 +481,7 @@ class Kyoku:
                 continue
             opts = self._claim_options(other, claim, tile, s)
             if opts:
-                self.options[other] = [*opts, PASS]
+                self.options[other] = [*sorted(opts, key=Action.sort_key), PASS]
         if self.options:
             self.phase = Phase.RESPONSE
             return True
