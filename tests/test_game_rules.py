@@ -253,13 +253,17 @@ def test_four_winds_abort() -> None:
     assert m.results[0].abort == "four-winds"
 
 
+# The dealer's 3m completes the hands of all three other seats.
+THREE_WAIT = [
+    "3m9m147p258s9s1346z",
+    "12m456p789s22z666z",
+    "12m456p789s11z777z",
+    "12m456p789s44z555z",
+]
+
+
 def test_double_ron_pays_both_and_sticks_to_the_nearest() -> None:
-    hands = [
-        "3m9m147p258s9s1346z",
-        "12m456p789s22z666z",
-        "12m456p789s11z777z",
-        "12m456p789s44z555z",
-    ]
+    hands = THREE_WAIT
     m = start(hands, ["7z"])
     m.kyoku.sticks = 2
     m.kyoku.honba = 0
@@ -275,12 +279,7 @@ def test_double_ron_pays_both_and_sticks_to_the_nearest() -> None:
 
 
 def test_triple_ron_aborts_online_and_all_win_in_agari() -> None:
-    hands = [
-        "3m9m147p258s9s1346z",
-        "12m456p789s22z666z",
-        "12m456p789s11z777z",
-        "12m456p789s44z555z",
-    ]
+    hands = THREE_WAIT
     m = start(hands, ["7z"])
     do(m, 0, "discard 3m")
     for s in (1, 2, 3):
