@@ -113,7 +113,6 @@ class HandResult:
     tenpai: list[int] = field(default_factory=list)
     nagashi: list[int] = field(default_factory=list)
     dealer_repeats: bool = False
-    sticks_taken: bool = False
 
 
 def _waits_mask(counts: list[int], melds: int) -> int:
@@ -747,17 +746,14 @@ class Kyoku:
             dora_indicators=tuple(self.dora_indicators()),
             ura_indicators=tuple(self.wall.ura[: self.dora_shown]) if seat.riichi else (),
             honba=self.honba if first else 0,
-            riichi_sticks=self._sticks_for_winner() if first else 0,
+            # a riichi declared on the winning discard never put its stick down
+            riichi_sticks=self.sticks if first else 0,
             pao=seat.liable,
         )
         try:
             return score(hand, tile, seat.melds, context, self.rules)
         except NoYakuError:
             return None
-
-    def _sticks_for_winner(self) -> int:
-        # a riichi declared on the winning discard never took effect
-        return self.sticks
 
     def _finish_wins(self, wins: list[tuple[int, int | None, ScoreResult]]) -> None:
         deltas = [0] * self.n
@@ -770,7 +766,7 @@ class Kyoku:
             self.scores[s] += d
         self.sticks = 0
         dealer_won = any(o == self.dealer for o, _, _ in wins)
-        self.result = HandResult("win", deltas, wins, dealer_repeats=dealer_won, sticks_taken=True)
+        self.result = HandResult("win", deltas, wins, dealer_repeats=dealer_won)
         for o, src, result in wins:
             self._emit(
                 "win",
