@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from game_helpers import random_action
-from riichi.game import Match
+from riichi.game import HandResult, Match
 from riichi.rules import Length, RuleSet, Settlement, find_ruleset
 
 
@@ -15,45 +15,61 @@ def at(rules: RuleSet, round_index: int, rotation: int, scores: list[int]) -> Ma
     return m
 
 
+PASSED = HandResult("win", [0, 0, 0, 0])  # a non-dealer won: the deal passes
+DEALER_WON = HandResult("win", [0, 0, 0, 0], dealer_repeats=True)
+DEALER_TENPAI = HandResult("exhaustive", [0, 0, 0, 0], dealer_repeats=True)
 ONLINE = find_ruleset("online")  # hanchan, extension to 30000, agari-yame, busting
 EAST = ONLINE.replace(length=Length.EAST)
 
 
 def test_hanchan_ends_after_south_four_when_someone_has_30000() -> None:
-    assert at(ONLINE, 1, 3, [31000, 25000, 24000, 20000])._match_ends(repeat=False)
-    assert not at(ONLINE, 1, 2, [31000, 25000, 24000, 20000])._match_ends(repeat=False)
-    assert not at(ONLINE, 0, 3, [31000, 25000, 24000, 20000])._match_ends(repeat=False)
+    assert at(ONLINE, 1, 3, [31000, 25000, 24000, 20000])._match_ends(PASSED)
+    assert not at(ONLINE, 1, 2, [31000, 25000, 24000, 20000])._match_ends(PASSED)
+    assert not at(ONLINE, 0, 3, [31000, 25000, 24000, 20000])._match_ends(PASSED)
 
 
 def test_nobody_at_30000_goes_into_the_west_round_until_someone_gets_there() -> None:
-    assert not at(ONLINE, 1, 3, [28000, 25000, 24000, 23000])._match_ends(repeat=False)
-    assert not at(ONLINE, 2, 0, [28000, 25000, 24000, 23000])._match_ends(repeat=False)
-    assert at(ONLINE, 2, 1, [30000, 25000, 24000, 21000])._match_ends(repeat=False)
+    assert not at(ONLINE, 1, 3, [28000, 25000, 24000, 23000])._match_ends(PASSED)
+    assert not at(ONLINE, 2, 0, [28000, 25000, 24000, 23000])._match_ends(PASSED)
+    assert at(ONLINE, 2, 1, [30000, 25000, 24000, 21000])._match_ends(PASSED)
     # the extension round is the last: West 4 ends the match whatever the scores
-    assert at(ONLINE, 2, 3, [28000, 25000, 24000, 23000])._match_ends(repeat=False)
+    assert at(ONLINE, 2, 3, [28000, 25000, 24000, 23000])._match_ends(PASSED)
 
 
 def test_no_extension_in_classic() -> None:
     classic = find_ruleset("classic")  # east, no extension
-    assert at(classic, 0, 3, [28000, 25000, 24000, 23000])._match_ends(repeat=False)
+    assert at(classic, 0, 3, [28000, 25000, 24000, 23000])._match_ends(PASSED)
 
 
 def test_east_match_ends_after_east_four() -> None:
-    assert at(EAST, 0, 3, [40000, 20000, 20000, 20000])._match_ends(repeat=False)
-    assert not at(EAST, 0, 2, [40000, 20000, 20000, 20000])._match_ends(repeat=False)
+    assert at(EAST, 0, 3, [40000, 20000, 20000, 20000])._match_ends(PASSED)
+    assert not at(EAST, 0, 2, [40000, 20000, 20000, 20000])._match_ends(PASSED)
 
 
 def test_agari_yame_top_dealer_with_30000_may_stop() -> None:
     # South 4: seat 3 deals; it won (repeat) and is on top with 30000+
-    assert at(ONLINE, 1, 3, [20000, 25000, 24000, 31000])._match_ends(repeat=True)
+    assert at(ONLINE, 1, 3, [20000, 25000, 24000, 31000])._match_ends(DEALER_WON)
     # a repeating last dealer who is not on top plays on
-    assert not at(ONLINE, 1, 3, [32000, 25000, 24000, 19000])._match_ends(repeat=True)
+    assert not at(ONLINE, 1, 3, [32000, 25000, 24000, 19000])._match_ends(DEALER_WON)
+
+
+def test_tenpai_yame_is_a_switch() -> None:
+    # the top last dealer who is only tenpai at the draw stops online, plays on at Tenhou
+    assert at(ONLINE, 1, 3, [20000, 25000, 24000, 31000])._match_ends(DEALER_TENPAI)
+    tenhou = find_ruleset("tenhou")
+    assert not at(tenhou, 1, 3, [20000, 25000, 24000, 31000])._match_ends(DEALER_TENPAI)
+    assert at(tenhou, 1, 3, [20000, 25000, 24000, 31000])._match_ends(DEALER_WON)
+
+
+def test_a_repeating_dealer_in_the_extension_plays_on_unless_on_top() -> None:
+    assert not at(ONLINE, 2, 0, [25000, 32000, 22000, 21000])._match_ends(DEALER_WON)
+    assert at(ONLINE, 2, 0, [32000, 25000, 22000, 21000])._match_ends(DEALER_WON)
 
 
 def test_busting_ends_the_match_at_once() -> None:
-    assert at(ONLINE, 0, 1, [50000, 25000, 26000, -1000])._match_ends(repeat=False)
+    assert at(ONLINE, 0, 1, [50000, 25000, 26000, -1000])._match_ends(PASSED)
     no_bust = ONLINE.replace(busting=False)
-    assert not at(no_bust, 0, 1, [50000, 25000, 26000, -1000])._match_ends(repeat=False)
+    assert not at(no_bust, 0, 1, [50000, 25000, 26000, -1000])._match_ends(PASSED)
 
 
 def test_one_hand_match_ends_after_one_hand() -> None:

@@ -94,6 +94,9 @@ class RuleSet:
     uma: tuple[int, ...] = (15000, 5000, -5000, -15000)
     oka: bool = True  # (return - start) * players goes to first place
     leftover_sticks_to_first: bool = True
+    # older Tenhou: every seat but the top rounds its score to whole thousands,
+    # halves away from zero, and the top takes what makes the total zero
+    round_final_points: bool = False
     table_points: tuple[int, ...] = (4, 2, 1, 0)  # tournament table points by place
     # -- tiles and yaku
     red_fives: int = 3  # 0, 3 or 4 (the fourth is a second red 5p)
@@ -140,6 +143,7 @@ class RuleSet:
     # -- match flow
     extension_target: int | None = 30000  # None: no extension rounds
     agari_yame: bool = True
+    tenpai_yame: bool = True  # agari-yame also when the top last dealer is tenpai at a draw
     busting: bool = True
 
     def __post_init__(self) -> None:
@@ -323,6 +327,7 @@ SANMA_KANSAI = RIICHI_BASIC.replace(
 
 TENHOU = ONLINE.replace(
     name="tenhou",
+    tenpai_yame=False,
     uma=(20000, 10000, -10000, -20000),
     open_kan_dora=KanDoraTiming.AFTER_DISCARD,
 )

@@ -6,6 +6,7 @@ import click
 
 from riichi import __version__
 from riichi.cli.hand import hand_command
+from riichi.cli.replay import replay_command
 from riichi.cli.score import score_command
 from riichi.cli.selfplay import selfplay_command
 
@@ -18,4 +19,5 @@ def main() -> None:
 
 main.add_command(hand_command)
 main.add_command(score_command)
+main.add_command(replay_command)
 main.add_command(selfplay_command)

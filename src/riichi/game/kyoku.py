@@ -214,7 +214,7 @@ class Kyoku:
         legal = self.legal_actions()
         if seat not in legal:
             raise IllegalActionError(f"seat {seat} may not act now: {self.summary()}")
-        if action not in legal[seat]:
+        if action not in legal[seat] and not self._equivalent_call(seat, action, legal[seat]):
             options = ", ".join(str(a) for a in legal[seat])
             raise IllegalActionError(
                 f"{action} is not legal for seat {seat}; legal: {options}. {self.summary()}"
@@ -228,6 +228,28 @@ class Kyoku:
             if len(self.answers) == len(self.options):
                 self._resolve()
         return self.events[start:]
+
+    def _equivalent_call(self, seat: int, action: Action, legal: list[Action]) -> bool:
+        """A call naming other plain copies than the offered one is the same call.
+
+        Calls are offered once per distinct choice (red or plain tiles), with
+        the lowest copies; a record may name any copies the hand holds.
+        """
+        if action.type not in (ActionType.CHI, ActionType.PON) or not action.tiles:
+            return False
+        hand = list(self.seats[seat].hand)
+        for t in action.tiles:
+            if t not in hand:
+                return False
+            hand.remove(t)
+        reds = self.rules.red_fives
+        want = sorted((t >> 2, is_red(t, reds)) for t in action.tiles)
+        return any(
+            a.type is action.type
+            and a.tile == action.tile
+            and sorted((t >> 2, is_red(t, reds)) for t in a.tiles) == want
+            for a in legal
+        )
 
     # ------------------------------------------------------------------ turn
 
@@ -381,7 +403,6 @@ class Kyoku:
         seat.melds.append(Meld(MeldType.ANKAN, action.tiles))
         seat.waits = _waits_mask(seat.counts, len(seat.melds))
         self.kan_owners.append(s)
-        self._interrupt()
         self._emit("ankan", seat=s, tiles=list(action.tiles))
         if self.dora_pending:  # an earlier open kan's indicator comes first
             self._reveal_dora(self.dora_pending)
@@ -390,7 +411,7 @@ class Kyoku:
         tile = action.tiles[0]
         if self.rules.kokushi_robs_closed_kan and self._open_claims(Claim.ANKAN, tile, s):
             return
-        self._replacement_draw(s)
+        self._complete_kan(s, None)
 
     def _declare_kakan(self, s: int, action: Action) -> None:
         if len(self.kan_owners) >= 4:
@@ -407,14 +428,20 @@ class Kyoku:
         seat.melds[index] = Meld(MeldType.KAKAN, (*pon.tiles, tile), pon.called, pon.from_seat)
         seat.waits = _waits_mask(seat.counts, len(seat.melds))
         self.kan_owners.append(s)
-        self._interrupt()
         self._emit("kakan", seat=s, tile=tile)
         if self.dora_pending:
             self._reveal_dora(self.dora_pending)
             self.dora_pending = 0
+        # ippatsu survives a kan that is robbed: the kan only counts once it stands
         if not self._open_claims(Claim.KAKAN, tile, s):
-            self._kan_dora(self.rules.open_kan_dora)
-            self._replacement_draw(s)
+            self._complete_kan(s, self.rules.open_kan_dora)
+
+    def _complete_kan(self, s: int, timing: KanDoraTiming | None) -> None:
+        """The kan stands: it interrupts the go-around, shows its dora, draws a replacement."""
+        self._interrupt()
+        if timing is not None:
+            self._kan_dora(timing)
+        self._replacement_draw(s)
 
     def _kan_dora(self, timing: KanDoraTiming) -> None:
         """Show a kan's new indicator now, or mark it for later (replacement or discard)."""
@@ -617,11 +644,10 @@ class Kyoku:
             return
         self.phase = Phase.TURN
         if self.claim is Claim.KAKAN:
-            self._kan_dora(self.rules.open_kan_dora)
-            self._replacement_draw(s)
+            self._complete_kan(s, self.rules.open_kan_dora)
             return
         if self.claim is Claim.ANKAN:
-            self._replacement_draw(s)
+            self._complete_kan(s, None)
             return
         calls = [(o, a) for o, a in answers.items() if a.type in (ActionType.PON, ActionType.KAN)]
         calls += [(o, a) for o, a in answers.items() if a.type is ActionType.CHI]

@@ -8,6 +8,7 @@ actions): ``Match.replay`` rebuilds it event for event.
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,10 @@ if TYPE_CHECKING:
     from riichi.game.observe import Observation
 
 RECORD_VERSION = 1
+
+
+def _round_half_away(x: float) -> int:
+    return int(math.copysign(math.floor(abs(x) + 0.5), x))
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +186,7 @@ class Match:
                 },
             )
         )
-        if self._match_ends(repeat):
+        if self._match_ends(result):
             self._finish()
             return
         if not repeat:
@@ -192,7 +197,7 @@ class Match:
         self.hand_index += 1
         self.kyoku = self._start_hand()
 
-    def _match_ends(self, repeat: bool) -> bool:
+    def _match_ends(self, result: HandResult) -> bool:
         rules = self.rules
         n = rules.players
         if rules.busting and min(self.scores) < 0:
@@ -201,23 +206,22 @@ class Match:
             return True
         rounds = self._rounds()
         target = rules.extension_target
-        all_last = self.rotation == n - 1 and self.round_index >= rounds - 1
         in_extension = self.round_index >= rounds
-        if in_extension and target is not None and max(self.scores) >= target:
-            return True
-        if all_last and repeat:
-            # agari-yame: the dealer of the last hand stops when on top with enough points
-            top = self._placement()[0]
-            return (
-                rules.agari_yame
-                and top == self.rotation
-                and self.scores[top] >= (target if target is not None else rules.return_points)
-            )
-        if not all_last:
+        # every hand of an extension round is played like the last hand
+        last = in_extension or (self.rotation == n - 1 and self.round_index == rounds - 1)
+        if not last:
             return False
-        if self.round_index >= rounds:  # the last hand of the extension round
+        if result.dealer_repeats:
+            # agari-yame: the dealer of the last hand stops when on top with enough points
+            # (and, where the rules say so, when merely tenpai at the draw)
+            stop = rules.agari_yame and (result.kind == "win" or rules.tenpai_yame)
+            top = self._placement()[0]
+            goal = target if target is not None else rules.return_points
+            return stop and top == self.rotation and self.scores[top] >= goal
+        if target is None or max(self.scores) >= target:
             return True
-        return target is None or max(self.scores) >= target
+        # nobody reached the target: extend, but never beyond the round after the last
+        return in_extension and self.rotation == n - 1
 
     def _placement(self) -> list[int]:
         # ties go to the seat nearer the first dealer (seat 0)
@@ -229,17 +233,21 @@ class Match:
         if self.sticks and rules.leftover_sticks_to_first:
             self.scores[order[0]] += self.sticks * rules.riichi_stick
             self.sticks = 0
-        standings = []
-        for place, seat in enumerate(order):
-            standings.append(
-                Standing(
-                    seat,
-                    self.players[seat],
-                    place + 1,
-                    self.scores[seat],
-                    self._settle(place, seat),
-                )
+        points = [self._settle(place, seat) for place, seat in enumerate(order)]
+        if rules.round_final_points and rules.settlement is Settlement.UMA_OKA:
+            points[1:] = [
+                _round_half_away(self.scores[seat] / 1000)
+                - rules.return_points / 1000
+                + rules.uma[place] / 1000
+                for place, seat in enumerate(order[1:], start=1)
+            ]
+            points[0] = -sum(points[1:])
+        standings = [
+            Standing(
+                seat, self.players[seat], place + 1, self.scores[seat], round(points[place], 1)
             )
+            for place, seat in enumerate(order)
+        ]
         self.standings = sorted(standings, key=lambda x: x.seat)
         self.events.append(
             Event(

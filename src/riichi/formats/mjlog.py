@@ -1,0 +1,178 @@
+"""Tenhou mjlog XML (plain or gzip): the game, its hands and every tag in order.
+
+Field meanings are in ``shared/corpus/FORMATS.md`` section 1. Point values in
+the XML are hundreds; here they are full points.
+"""
+
+from __future__ import annotations
+
+import gzip
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote
+
+from riichi.errors import RiichiError
+from riichi.scoring import Meld, MeldType
+
+_DRAW_TAGS = "TUVW"
+_DISCARD_TAGS = "DEFG"
+
+
+class LogFormatError(RiichiError):
+    """A log that cannot be read; the message names the file and the place."""
+
+
+@dataclass
+class Step:
+    """One tag of a hand, in order: ``kind`` is draw, discard, reach, call, dora, agari,
+    ryuukyoku, bye; ``seat`` who, ``tile`` the tile, ``meld`` a decoded call, ``attrs``
+    the raw attributes (for agari and ryuukyoku)."""
+
+    kind: str
+    seat: int = -1
+    tile: int = -1
+    meld: Meld | None = None
+    attrs: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class LogHand:
+    round: int  # 0..3 East 1..4, 4..7 South, 8.. West
+    honba: int
+    sticks: int
+    dora: int
+    dealer: int
+    scores: list[int]
+    haipai: list[list[int]]
+    steps: list[Step] = field(default_factory=list)
+
+
+@dataclass
+class LogGame:
+    source: str
+    go_type: int
+    players: list[str]
+    hands: list[LogHand]
+    lobby: int = 0
+    owari: list[float] = field(default_factory=list)  # score, points per seat
+
+    @property
+    def players_count(self) -> int:
+        return 3 if self.go_type & 0x10 else 4
+
+
+def _ints(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x != ""]
+
+
+def decode_meld(m: int, who: int, players: int = 4) -> Meld:
+    """Tenhou's 16-bit meld code to a Meld (tiles are physical ids)."""
+    rel = m & 3
+    source = (who + rel) % players if rel else None
+    if m & 0x4:  # chi
+        t = m >> 10
+        called_index = t % 3
+        t //= 3
+        base = (t // 7) * 9 + t % 7
+        tiles = tuple((base + i) * 4 + ((m >> (3 + 2 * i)) & 3) for i in range(3))
+        return Meld(MeldType.CHI, tiles, tiles[called_index], source)
+    if m & 0x18:  # pon or kakan
+        t = m >> 9
+        called_index = t % 3
+        kind = t // 3
+        unused = (m >> 5) & 3
+        pon = tuple(kind * 4 + c for c in range(4) if c != unused)
+        if m & 0x8:
+            return Meld(MeldType.PON, pon, pon[called_index], source)
+        return Meld(MeldType.KAKAN, (*pon, kind * 4 + unused), pon[called_index], source)
+    if m & 0x20:
+        raise LogFormatError(f"kita (three-player North) meld {m} is not supported")
+    tile = m >> 8
+    kind = tile >> 2
+    tiles = tuple(kind * 4 + c for c in range(4))
+    if rel == 0:
+        return Meld(MeldType.ANKAN, tiles)
+    return Meld(MeldType.MINKAN, tiles, tile, source)
+
+
+def read_mjlog(path: str | Path) -> LogGame:
+    """Read one Tenhou XML log (gzip or plain)."""
+    path = Path(path)
+    raw = path.read_bytes()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    try:
+        root = ET.fromstring(raw)
+    except ET.ParseError as exc:
+        raise LogFormatError(f"{path}: not XML: {exc}") from None
+    return parse_mjlog(root, str(path))
+
+
+def parse_mjlog(root: ET.Element, source: str = "<xml>") -> LogGame:
+    go_type = 0
+    lobby = 0
+    players: list[str] = []
+    hands: list[LogHand] = []
+    owari: list[float] = []
+    n = 4
+    for index, el in enumerate(root):
+        tag, a = el.tag, el.attrib
+        where = f"{source}: tag {index} <{tag}>"
+        try:
+            if tag == "GO":
+                go_type = int(a.get("type", "0"))
+                lobby = int(a.get("lobby", "0") or 0)
+                n = 3 if go_type & 0x10 else 4
+            elif tag == "UN" and "n0" in a and not players:
+                players = [unquote(a.get(f"n{s}", "")) for s in range(n)]
+            elif tag == "INIT":
+                seed = _ints(a["seed"])
+                hands.append(
+                    LogHand(
+                        round=seed[0],
+                        honba=seed[1],
+                        sticks=seed[2],
+                        dora=seed[5],
+                        dealer=int(a["oya"]),
+                        scores=[x * 100 for x in _ints(a["ten"])][:n],
+                        haipai=[sorted(_ints(a[f"hai{s}"])) for s in range(n)],
+                    )
+                )
+            elif tag[0] in _DRAW_TAGS and tag[1:].isdigit():
+                _hand(hands, where).steps.append(
+                    Step("draw", _DRAW_TAGS.index(tag[0]), int(tag[1:]))
+                )
+            elif tag[0] in _DISCARD_TAGS and tag[1:].isdigit():
+                _hand(hands, where).steps.append(
+                    Step("discard", _DISCARD_TAGS.index(tag[0]), int(tag[1:]))
+                )
+            elif tag == "N":
+                who, code = int(a["who"]), int(a["m"])
+                if code & 0x3C == 0x20:  # three-player North set aside (kita)
+                    _hand(hands, where).steps.append(Step("kita", who, code >> 8))
+                else:
+                    meld = decode_meld(code, who, n)
+                    _hand(hands, where).steps.append(Step("call", who, meld=meld))
+            elif tag == "REACH":
+                step = Step("reach", int(a["who"]), attrs=dict(a))
+                _hand(hands, where).steps.append(step)
+            elif tag == "DORA":
+                _hand(hands, where).steps.append(Step("dora", tile=int(a["hai"])))
+            elif tag in ("AGARI", "RYUUKYOKU"):
+                _hand(hands, where).steps.append(
+                    Step(tag.lower(), int(a.get("who", "-1")), attrs=dict(a))
+                )
+                if "owari" in a:
+                    owari = [float(x) for x in a["owari"].split(",")]
+        except (KeyError, ValueError) as exc:
+            raise LogFormatError(f"{where}: {exc}") from None
+    if not hands:
+        raise LogFormatError(f"{source}: no hands (INIT tags)")
+    return LogGame(source, go_type, players, hands, lobby=lobby, owari=owari)
+
+
+def _hand(hands: list[LogHand], where: str) -> LogHand:
+    if not hands:
+        raise LogFormatError(f"{where}: comes before the first INIT")
+    return hands[-1]

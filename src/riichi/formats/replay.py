@@ -1,0 +1,344 @@
+"""Replay real logs through the engine and compare every result with the log.
+
+The wall of each hand is rebuilt from the log (dealt hands, draws in order,
+replacement draws, dora and ura indicators; tiles the log never shows fill
+the rest), the engine is driven with the logged decisions, and each logged
+decision must be among the engine's legal actions at that moment. Every
+hand's result (winners, yaku and han, fu, points, each seat's change, draw
+kind) must equal the log's, and so must the final scores and points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from riichi.errors import RiichiError
+from riichi.formats.mjlog import LogFormatError, LogGame, LogHand, Step, read_mjlog
+from riichi.game import Action, ActionType, IllegalActionError, Match, Phase, Wall
+from riichi.game.wall import MAX_INDICATORS, RINSHAN_TILES, tile_set
+from riichi.rules import Length, RuleSet, find_ruleset
+from riichi.scoring import MeldType, ScoreResult
+
+_CALLS = {
+    MeldType.CHI: ActionType.CHI,
+    MeldType.PON: ActionType.PON,
+    MeldType.MINKAN: ActionType.KAN,
+}
+_ABORTS = {
+    "yao9": "nine-terminals",
+    "reach4": "four-riichi",
+    "ron3": "triple-ron",
+    "kan4": "four-kans",
+    "kaze4": "four-winds",
+}
+
+
+class UnsupportedLogError(RiichiError):
+    """A log whose rules no preset of ours claims (chip or ratio lobbies, Tenhou sanma)."""
+
+
+@dataclass
+class Mismatch:
+    source: str
+    hand: int  # index in the log
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.source}: hand {self.hand}: {self.what}"
+
+
+@dataclass
+class Report:
+    source: str
+    hands: int = 0
+    matched: int = 0
+    mismatches: list[Mismatch] = field(default_factory=list)
+    final_ok: bool | None = None
+
+
+def rules_for(game: LogGame) -> RuleSet:
+    """The RuleSet a Tenhou game was played under, from its GO type flags."""
+    t = game.go_type
+    if t & 0x10:
+        raise UnsupportedLogError(f"{game.source}: three-player Tenhou (GO={t}) has no preset")
+    if t & ~0xFF:
+        raise UnsupportedLogError(f"{game.source}: lobby rules (GO={t}: chips or ratio)")
+    if game.hands[0].scores != [25000] * 4:
+        raise UnsupportedLogError(
+            f"{game.source}: lobby {game.lobby} starts at {game.hands[0].scores[0]} points"
+        )
+    rules = find_ruleset("tenhou")
+    # some archived logs carry a GO type without the hanchan bit although
+    # they play a South round: the rounds played decide
+    south = t & 0x08 or any(h.round >= 4 for h in game.hands)
+    length = Length.SOUTH if south else Length.EAST
+    return rules.replace(
+        red_fives=0 if t & 0x02 else 3,
+        kuitan=not t & 0x04,
+        length=length,
+        # Tenhou's east-only games pay a smaller uma
+        uma=rules.uma if length is Length.SOUTH else (10000, 5000, -5000, -10000),
+        # older logs show final points rounded to whole thousands, newer ones to 0.1
+        round_final_points=bool(game.owari)
+        and all(float(p).is_integer() for p in game.owari[1::2]),
+    )
+
+
+def wall_for(hand: LogHand, players: int = 4) -> Wall:
+    """The hand's wall as far as the log shows it; unseen tiles fill the rest."""
+    draws: list[int] = []
+    rinshan: list[int] = []
+    dora = [hand.dora]
+    ura: list[int] = []
+    after_kan = False
+    for step in hand.steps:
+        if step.kind == "draw":
+            (rinshan if after_kan else draws).append(step.tile)
+            after_kan = False
+        elif step.kind == "call" and step.meld is not None and step.meld.is_kan:
+            after_kan = True
+        elif step.kind == "dora":
+            dora.append(step.tile)
+        elif step.kind == "agari" and step.attrs.get("doraHaiUra"):
+            ura = [int(x) for x in step.attrs["doraHaiUra"].split(",")]
+    dealt = [t for h in hand.haipai for t in h]
+    seen = set(dealt) | set(draws) | set(rinshan) | set(dora) | set(ura)
+    spare = [t for t in tile_set(players) if t not in seen]
+    live = len(tile_set(players)) - 14 - 13 * players
+    # a kan takes a tile from the end of the live wall for the dead wall
+    draws += [spare.pop() for _ in range(live - len(draws))]
+    rinshan += [spare.pop() for _ in range(RINSHAN_TILES - len(rinshan))]
+    dora += [spare.pop() for _ in range(MAX_INDICATORS - len(dora))]
+    ura += [spare.pop() for _ in range(MAX_INDICATORS - len(ura))]
+    hands = [hand.haipai[(hand.dealer + i) % players] for i in range(players)]
+    wall = Wall(hands, draws, rinshan, dora, ura, players)
+    wall.check()
+    return wall
+
+
+def replay_game(game: LogGame) -> Report:
+    rules = rules_for(game)
+    n = rules.players
+    walls = [wall_for(h, n) for h in game.hands]
+    report = Report(game.source)
+    match = Match(rules, game.source, game.players or None, walls=walls)
+    for index, hand in enumerate(game.hands):
+        report.hands += 1
+        problem = _replay_hand(match, hand, index, n)
+        if problem is None:
+            report.matched += 1
+            continue
+        report.mismatches.append(Mismatch(game.source, index, problem))
+        return report  # later hands start from a state that already differs
+    if game.owari:
+        report.final_ok = _check_final(match, game, report)
+    return report
+
+
+def _replay_hand(match: Match, hand: LogHand, index: int, n: int) -> str | None:
+    k = match.kyoku
+    start = (k.dealer, k.honba, k.sticks, list(match.scores))
+    logged = (hand.dealer, hand.honba, hand.sticks, hand.scores)
+    if start != logged:
+        return f"hand starts as (dealer, honba, sticks, scores) {start}, log says {logged}"
+    results_before = len(match.results)
+    riichi_next: set[int] = set()
+    steps = hand.steps
+    i = 0
+    try:
+        while i < len(steps):
+            step = steps[i]
+            if step.kind == "draw":
+                _pass_all(match)
+                if match.kyoku.drawn != step.tile or match.kyoku.current != step.seat:
+                    return (
+                        f"step {i}: log draws {step.tile} for seat {step.seat}, engine has"
+                        f" {match.kyoku.drawn} for seat {match.kyoku.current}"
+                    )
+            elif step.kind == "discard":
+                kind = ActionType.RIICHI if step.seat in riichi_next else ActionType.DISCARD
+                riichi_next.discard(step.seat)
+                match.apply(step.seat, Action(kind, step.tile))
+            elif step.kind == "reach" and step.attrs.get("step") == "1":
+                riichi_next.add(step.seat)
+            elif step.kind == "call":
+                _apply_call(match, step)
+            elif step.kind == "agari":
+                j = i
+                while j < len(steps) and steps[j].kind == "agari":
+                    j += 1
+                problem = _apply_wins(match, steps[i:j])
+                if problem:
+                    return f"step {i}: {problem}"
+                return _compare_wins(match, steps[i:j], results_before)
+            elif step.kind == "ryuukyoku":
+                return _apply_draw(match, step, results_before)
+            i += 1
+    except IllegalActionError as exc:
+        return f"step {i} ({steps[i].kind} seat {steps[i].seat}): not legal here: {exc}"
+    return "the log ends the hand without a result"
+
+
+def _pass_all(match: Match, keep: set[int] | None = None) -> None:
+    if match.kyoku.phase is not Phase.RESPONSE:
+        return
+    for seat in list(match.legal_actions()):
+        if keep is None or seat not in keep:
+            match.apply(seat, Action(ActionType.PASS))
+
+
+def _apply_call(match: Match, step: Step) -> None:
+    meld = step.meld
+    assert meld is not None
+    if meld.type is MeldType.ANKAN:
+        _pass_all(match)
+        tiles = tuple(sorted(meld.tiles))
+        match.apply(step.seat, Action(ActionType.ANKAN, tiles[0], tiles))
+    elif meld.type is MeldType.KAKAN:
+        _pass_all(match)
+        added = next(t for t in meld.tiles if t not in _pon_tiles(match, step.seat, meld.kind))
+        match.apply(step.seat, Action(ActionType.KAKAN, added))
+    else:
+        called = meld.called
+        assert called is not None
+        used = tuple(sorted(t for t in meld.tiles if t != called))
+        for seat in list(match.legal_actions()):
+            if seat != step.seat:
+                match.apply(seat, Action(ActionType.PASS))
+        match.apply(step.seat, Action(_CALLS[meld.type], called, used))
+
+
+def _pon_tiles(match: Match, seat: int, kind: int) -> tuple[int, ...]:
+    for m in match.kyoku.seats[seat].melds:
+        if m.type is MeldType.PON and m.kind == kind:
+            return m.tiles
+    return ()
+
+
+def _apply_wins(match: Match, wins: list[Step]) -> str | None:
+    first = wins[0]
+    if first.attrs["who"] == first.attrs["fromWho"]:
+        seat = int(first.attrs["who"])
+        tile = int(first.attrs["machi"])
+        _pass_all(match)
+        match.apply(seat, Action(ActionType.TSUMO, tile))
+        return None
+    winners = {int(w.attrs["who"]) for w in wins}
+    tile = int(first.attrs["machi"])
+    for seat in list(match.legal_actions()):
+        action = Action(ActionType.RON, tile) if seat in winners else Action(ActionType.PASS)
+        match.apply(seat, action)
+    missing = winners - {o for o, _, _ in (match.results[-1].wins if match.results else [])}
+    if missing:
+        return f"seats {sorted(missing)} won in the log but were never offered ron"
+    return None
+
+
+def _yaku_of(result: ScoreResult) -> set[tuple[int, int]]:
+    out = {(y.yaku.id, y.han) for y in result.yaku}
+    if not result.yakuman:
+        out |= {(52, result.dora), (54, result.aka), (53, result.ura)}
+    return {(i, h) for i, h in out if h or result.yakuman}
+
+
+def _logged_yaku(attrs: dict[str, str]) -> set[tuple[int, int]]:
+    if "yakuman" in attrs:
+        return {(int(x), 1) for x in attrs["yakuman"].split(",")}
+    values = [int(x) for x in attrs.get("yaku", "").split(",") if x]
+    return {(values[i], values[i + 1]) for i in range(0, len(values), 2) if values[i + 1]}
+
+
+def _deltas(attrs: dict[str, str]) -> list[int]:
+    sc = [int(x) for x in attrs["sc"].split(",")]
+    return [sc[i] * 100 for i in range(1, len(sc), 2)]
+
+
+def _compare_wins(match: Match, wins: list[Step], results_before: int) -> str | None:
+    if len(match.results) != results_before + 1:
+        return "the engine did not end the hand on the logged win"
+    result = match.results[-1]
+    ours = {o: r for o, _, r in result.wins}
+    total = [0] * match.rules.players
+    for w in wins:
+        a = w.attrs
+        seat = int(a["who"])
+        if seat not in ours:
+            return f"seat {seat} wins in the log, not in the engine"
+        r = ours[seat]
+        fu, points, _limit = (int(x) for x in a["ten"].split(","))
+        yakuman = "yakuman" in a
+        logged = _logged_yaku(a)
+        mine = _yaku_of(r)
+        if mine != logged:
+            return f"seat {seat} yaku: engine {sorted(mine)}, log {sorted(logged)}"
+        if r.points != points:
+            return f"seat {seat} points: engine {r.points}, log {points}"
+        if not yakuman and r.fu != fu:
+            return f"seat {seat} fu: engine {r.fu}, log {fu}"
+        for s, d in enumerate(_deltas(a)):
+            total[s] += d
+    if list(result.deltas) != total:
+        return f"deltas: engine {result.deltas}, log {total}"
+    return None
+
+
+def _apply_draw(match: Match, step: Step, results_before: int) -> str | None:
+    kind = step.attrs.get("type")
+    if kind == "yao9":
+        _pass_all(match)
+        match.apply(match.kyoku.current, Action(ActionType.KYUUSHU))
+    elif kind == "ron3":
+        for seat in list(match.legal_actions()):
+            match.apply(seat, Action(ActionType.RON, match.kyoku.claim_tile))
+    else:
+        _pass_all(match)
+    if len(match.results) != results_before + 1:
+        return f"the log draws the hand ({kind or 'exhaustive'}); the engine goes on"
+    result = match.results[-1]
+    expected = _ABORTS.get(kind or "")
+    if expected is not None:
+        if result.abort != expected:
+            return f"draw kind: engine {result.abort or result.kind}, log {kind}"
+    elif result.kind != "exhaustive":
+        return f"draw kind: engine {result.abort or result.kind}, log exhaustive"
+    logged = _deltas(step.attrs)
+    if list(result.deltas) != logged:
+        return f"draw deltas: engine {result.deltas}, log {logged}"
+    return None
+
+
+def _check_final(match: Match, game: LogGame, report: Report) -> bool:
+    if not match.over or match.standings is None:
+        report.mismatches.append(
+            Mismatch(game.source, len(game.hands), "the engine's match goes on")
+        )
+        return False
+    owari = game.owari
+    scores = [int(owari[2 * s]) * 100 for s in range(match.rules.players)]
+    points = [owari[2 * s + 1] for s in range(match.rules.players)]
+    ours_scores = [x.score for x in match.standings]
+    ours_points = [x.points for x in match.standings]
+    if ours_scores != scores or any(
+        abs(a - b) > 0.05 for a, b in zip(ours_points, points, strict=True)
+    ):
+        report.mismatches.append(
+            Mismatch(
+                game.source,
+                len(game.hands),
+                f"final: engine {ours_scores} {ours_points}, log {scores} {points}",
+            )
+        )
+        return False
+    return True
+
+
+def replay_path(path: str | Path) -> Report:
+    try:
+        return replay_game(read_mjlog(path))
+    except (LogFormatError, UnsupportedLogError):
+        raise
+    except RiichiError as exc:
+        report = Report(str(path))
+        report.mismatches.append(Mismatch(str(path), -1, str(exc)))
+        return report

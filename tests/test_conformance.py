@@ -1,0 +1,89 @@
+"""Real games are the referee: every Tenhou log in shared/corpus replays exactly.
+
+Every logged decision must be legal in our engine at that moment, and every
+hand's result (winners, yaku and han, fu, points, each seat's change, draw
+kind) and the final scores and points must equal the log's.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from riichi.cli import main
+from riichi.cli.replay import log_files
+from riichi.formats import UnsupportedLogError, read_mjlog, replay_path
+from riichi.formats.replay import rules_for
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+# Logs whose rules no preset claims; rules_for refuses them with this reason.
+UNSUPPORTED = {
+    "dnovikoff_tenhou/test_data/newattr2023.xml": "lobby rules (GO=257",
+    "dnovikoff_tenhou/test_data/ratio.xml": "lobby rules (GO=2113",
+    "dnovikoff_tenhou/test_data/sanma.xml": "lobby rules (GO=2113",
+    "dnovikoff_tenhou/test_data/sanma2.xml": "three-player Tenhou",
+    "pantheon/models/testdata/chips_tonpusen.xml": "lobby rules (GO=1601",
+    "mjx/tenhou_xml/2019020120gm-0009-10011-215330df.mjlog": "starts at 30000 points",
+}
+# Test fixtures that were edited by hand in their source repository.
+EDITED = {
+    "pantheon/helpers/onlineLog/testdata/doubleron.xml": (
+        "GO type says east-only; the game busts in the East round and the final uma is the"
+        " hanchan one"
+    ),
+    "pantheon/helpers/onlineLog/testdata/doubleron_and_honba.xml": (
+        "the final result (owari) stands in South 2 although nobody is below zero"
+    ),
+    "pantheon/models/testdata/hanchan_with_noname.xml": "cut down to one hand that starts with a win",
+}
+
+needs_corpus = pytest.mark.skipif(
+    not CORPUS.is_dir(), reason=f"the corpus is not at {CORPUS}: conformance not run"
+)
+
+
+def corpus_logs() -> list[Path]:
+    return log_files((CORPUS,)) if CORPUS.is_dir() else []
+
+
+@needs_corpus
+def test_every_tenhou_hand_in_the_corpus_replays_exactly() -> None:
+    hands = matched = games = 0
+    problems = []
+    for path in corpus_logs():
+        name = path.relative_to(CORPUS).as_posix()
+        if name in UNSUPPORTED:
+            with pytest.raises(UnsupportedLogError, match=re.escape(UNSUPPORTED[name])):
+                rules_for(read_mjlog(path))
+            continue
+        report = replay_path(path)
+        if name in EDITED:
+            assert report.mismatches, f"{name} now replays: take it off the EDITED list"
+            continue
+        games += 1
+        hands += report.hands
+        matched += report.matched
+        problems += [str(m) for m in report.mismatches]
+        if report.final_ok is not None:
+            assert report.final_ok, name
+    assert problems == []
+    assert games >= 140 and hands >= 1500 and matched == hands
+
+
+@needs_corpus
+def test_replay_cli_reports_and_fails_on_mismatches(tmp_path: Path) -> None:
+    good = CORPUS / "dnovikoff_tenhou/test_data/pao.xml"
+    result = CliRunner().invoke(main, ["replay", str(good)])
+    assert result.exit_code == 0
+    assert "1 games," in result.stdout and "0 mismatches" in result.stdout
+    bad = tmp_path / "changed.xml"
+    text = good.read_text()
+    # give the first winner 100 more points than the game paid
+    bad.write_text(text.replace('ten="20,18000,2"', 'ten="20,18100,2"', 1))
+    result = CliRunner().invoke(main, ["replay", str(bad)])
+    assert result.exit_code == 1
+    assert "MISMATCH" in result.stdout and "points: engine 18000, log 18100" in result.stdout
