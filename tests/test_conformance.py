@@ -38,7 +38,7 @@ EDITED = {
     "pantheon/helpers/onlineLog/testdata/doubleron_and_honba.xml": (
         "the final result (owari) stands in South 2 although nobody is below zero"
     ),
-    "pantheon/models/testdata/hanchan_with_noname.xml": "cut down to one hand that starts with a win",
+    "pantheon/models/testdata/hanchan_with_noname.xml": "cut to one hand, which opens on its win",
 }
 
 needs_corpus = pytest.mark.skipif(
