@@ -9,7 +9,7 @@ import click
 
 from riichi.formats import LogFormatError, UnsupportedLogError, replay_path
 
-LOG_SUFFIXES = (".xml", ".mjlog")
+LOG_SUFFIXES = (".xml", ".mjlog", ".mjson", ".jsonl")
 
 
 def log_files(paths: tuple[Path, ...]) -> list[Path]:
@@ -26,7 +26,7 @@ def log_files(paths: tuple[Path, ...]) -> list[Path]:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--quiet", is_flag=True, help="Only the summary.")
 def replay_command(paths: tuple[Path, ...], quiet: bool) -> None:
-    """Replay Tenhou XML logs (files or folders) and compare every hand with the log.
+    """Replay Tenhou XML and mjai logs (files or folders); compare every hand with the log.
 
     Exits non-zero when any hand differs from its log.
     """

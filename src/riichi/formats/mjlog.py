@@ -10,6 +10,7 @@ import gzip
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote
 
 from riichi.errors import RiichiError
@@ -33,7 +34,7 @@ class Step:
     seat: int = -1
     tile: int = -1
     meld: Meld | None = None
-    attrs: dict[str, str] = field(default_factory=dict)
+    attrs: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

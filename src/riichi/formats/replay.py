@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from riichi.errors import RiichiError
 from riichi.formats.mjlog import LogFormatError, LogGame, LogHand, Step, read_mjlog
@@ -53,6 +54,7 @@ class Report:
     source: str
     hands: int = 0
     matched: int = 0
+    incomplete: int = 0  # a log cut off inside its last hand
     mismatches: list[Mismatch] = field(default_factory=list)
     final_ok: bool | None = None
 
@@ -64,7 +66,7 @@ def rules_for(game: LogGame) -> RuleSet:
         raise UnsupportedLogError(f"{game.source}: three-player Tenhou (GO={t}) has no preset")
     if t & ~0xFF:
         raise UnsupportedLogError(f"{game.source}: lobby rules (GO={t}: chips or ratio)")
-    if game.hands[0].scores != [25000] * 4:
+    if game.hands[0].scores not in ([], [25000] * 4):
         raise UnsupportedLogError(
             f"{game.source}: lobby {game.lobby} starts at {game.hands[0].scores[0]} points"
         )
@@ -102,6 +104,8 @@ def wall_for(hand: LogHand, players: int = 4) -> Wall:
             dora.append(step.tile)
         elif step.kind == "agari" and step.attrs.get("doraHaiUra"):
             ura = [int(x) for x in step.attrs["doraHaiUra"].split(",")]
+        elif step.kind == "agari" and step.attrs.get("ura"):
+            ura = list(step.attrs["ura"])
     dealt = [t for h in hand.haipai for t in h]
     seen = set(dealt) | set(draws) | set(rinshan) | set(dora) | set(ura)
     spare = [t for t in tile_set(players) if t not in seen]
@@ -118,27 +122,38 @@ def wall_for(hand: LogHand, players: int = 4) -> Wall:
 
 
 def replay_game(game: LogGame) -> Report:
+    return replay_to_match(game)[0]
+
+
+def replay_to_match(game: LogGame) -> tuple[Report, Match]:
+    """Replay a log; return the report and the engine's match (for conversion)."""
     rules = rules_for(game)
     n = rules.players
     walls = [wall_for(h, n) for h in game.hands]
     report = Report(game.source)
     match = Match(rules, game.source, game.players or None, walls=walls)
     for index, hand in enumerate(game.hands):
+        if index == len(game.hands) - 1 and not any(
+            s.kind in ("agari", "ryuukyoku") for s in hand.steps
+        ):
+            report.incomplete += 1
+            return report, match
         report.hands += 1
         problem = _replay_hand(match, hand, index, n)
         if problem is None:
             report.matched += 1
             continue
         report.mismatches.append(Mismatch(game.source, index, problem))
-        return report  # later hands start from a state that already differs
+        return report, match  # later hands start from a state that already differs
     if game.owari:
         report.final_ok = _check_final(match, game, report)
-    return report
+    return report, match
 
 
 def _replay_hand(match: Match, hand: LogHand, index: int, n: int) -> str | None:
     k = match.kyoku
-    start = (k.dealer, k.honba, k.sticks, list(match.scores))
+    # some logs do not give the scores at the start of a hand
+    start = (k.dealer, k.honba, k.sticks, list(match.scores) if hand.scores else [])
     logged = (hand.dealer, hand.honba, hand.sticks, hand.scores)
     if start != logged:
         return f"hand starts as (dealer, honba, sticks, scores) {start}, log says {logged}"
@@ -242,16 +257,20 @@ def _yaku_of(result: ScoreResult) -> set[tuple[int, int]]:
     return {(i, h) for i, h in out if h or result.yakuman}
 
 
-def _logged_yaku(attrs: dict[str, str]) -> set[tuple[int, int]]:
+def _logged_yaku(attrs: dict[str, Any]) -> set[tuple[int, int]]:
     if "yakuman" in attrs:
         return {(int(x), 1) for x in attrs["yakuman"].split(",")}
     values = [int(x) for x in attrs.get("yaku", "").split(",") if x]
     return {(values[i], values[i + 1]) for i in range(0, len(values), 2) if values[i + 1]}
 
 
-def _deltas(attrs: dict[str, str]) -> list[int]:
-    sc = [int(x) for x in attrs["sc"].split(",")]
-    return [sc[i] * 100 for i in range(1, len(sc), 2)]
+def _deltas(attrs: dict[str, Any]) -> list[int] | None:
+    """Score changes of a result: Tenhou's ``sc`` (in hundreds) or mjai's ``deltas``."""
+    if "sc" in attrs:
+        sc = [int(x) for x in attrs["sc"].split(",")]
+        return [sc[i] * 100 for i in range(1, len(sc), 2)]
+    deltas = attrs.get("deltas")
+    return list(deltas) if deltas is not None else None
 
 
 def _compare_wins(match: Match, wins: list[Step], results_before: int) -> str | None:
@@ -259,12 +278,19 @@ def _compare_wins(match: Match, wins: list[Step], results_before: int) -> str | 
         return "the engine did not end the hand on the logged win"
     result = match.results[-1]
     ours = {o: r for o, _, r in result.wins}
-    total = [0] * match.rules.players
+    total: list[int] | None = [0] * match.rules.players
     for w in wins:
         a = w.attrs
         seat = int(a["who"])
         if seat not in ours:
             return f"seat {seat} wins in the log, not in the engine"
+        deltas = _deltas(a)
+        if deltas is None:
+            total = None
+        elif total is not None:
+            total = [x + d for x, d in zip(total, deltas, strict=True)]
+        if "ten" not in a:  # mjai: the score changes are all the log has
+            continue
         r = ours[seat]
         fu, points, _limit = (int(x) for x in a["ten"].split(","))
         yakuman = "yakuman" in a
@@ -276,9 +302,7 @@ def _compare_wins(match: Match, wins: list[Step], results_before: int) -> str | 
             return f"seat {seat} points: engine {r.points}, log {points}"
         if not yakuman and r.fu != fu:
             return f"seat {seat} fu: engine {r.fu}, log {fu}"
-        for s, d in enumerate(_deltas(a)):
-            total[s] += d
-    if list(result.deltas) != total:
+    if total is not None and list(result.deltas) != total:
         return f"deltas: engine {result.deltas}, log {total}"
     return None
 
@@ -300,10 +324,10 @@ def _apply_draw(match: Match, step: Step, results_before: int) -> str | None:
     if expected is not None:
         if result.abort != expected:
             return f"draw kind: engine {result.abort or result.kind}, log {kind}"
-    elif result.kind != "exhaustive":
+    elif kind != "?" and result.kind != "exhaustive":  # "?": the log does not say
         return f"draw kind: engine {result.abort or result.kind}, log exhaustive"
     logged = _deltas(step.attrs)
-    if list(result.deltas) != logged:
+    if logged is not None and list(result.deltas) != logged:
         return f"draw deltas: engine {result.deltas}, log {logged}"
     return None
 
@@ -333,9 +357,19 @@ def _check_final(match: Match, game: LogGame, report: Report) -> bool:
     return True
 
 
+def read_log(path: str | Path) -> LogGame:
+    """A Tenhou XML or an mjai log, by its name."""
+    name = str(path)
+    if name.endswith((".mjson", ".jsonl")):
+        from riichi.formats.mjai import read_mjai
+
+        return read_mjai(path)
+    return read_mjlog(path)
+
+
 def replay_path(path: str | Path) -> Report:
     try:
-        return replay_game(read_mjlog(path))
+        return replay_game(read_log(path))
     except (LogFormatError, UnsupportedLogError):
         raise
     except RiichiError as exc:

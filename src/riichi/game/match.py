@@ -112,6 +112,18 @@ class Match:
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "players": self.players,
+            "walls": None
+            if self._walls is None
+            else [
+                {
+                    "hands": w.hands,
+                    "draws": w.draws,
+                    "rinshan": w.rinshan,
+                    "dora": w.dora,
+                    "ura": w.ura,
+                }
+                for w in self._walls
+            ],
             "actions": [{"seat": s, **a.to_dict()} for s, a in self.actions],
             "events": [e.to_dict() for e in self.events],
             "standings": None
@@ -127,6 +139,35 @@ class Match:
                 for x in self.standings
             ],
         }
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Match:
+        """Rebuild a match from ``record()`` output: the same events, one by one."""
+        try:
+            if record.get("version") != RECORD_VERSION:
+                raise ValueError(
+                    f"record version {record.get('version')!r} is not {RECORD_VERSION}"
+                )
+            rules = RuleSet.from_dict(record["rules"])
+            walls = None
+            if record.get("walls") is not None:
+                walls = [
+                    Wall(w["hands"], w["draws"], w["rinshan"], w["dora"], w["ura"], rules.players)
+                    for w in record["walls"]
+                ]
+                for w in walls:
+                    w.check()
+            actions = []
+            for item in record["actions"]:
+                data = dict(item)
+                seat = data.pop("seat")
+                actions.append((int(seat), Action.from_dict(data)))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise IllegalActionError(f"malformed record: {exc}") from None
+        match = cls(rules, record["seed"], record.get("players"), walls=walls)
+        for seat, action in actions:
+            match.apply(seat, action)
+        return match
 
     @classmethod
     def replay(

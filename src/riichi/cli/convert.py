@@ -1,0 +1,53 @@
+"""``riichi convert``: between log formats, through the engine."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from riichi.errors import RiichiError
+from riichi.formats.mjai import to_jsonl, write_mjai
+from riichi.formats.replay import read_log, replay_to_match
+from riichi.game import Match
+
+FORMATS = {".mjson": "mjai", ".jsonl": "mjai", ".json": "record"}
+
+
+def load_match(path: Path) -> Match:
+    """A match from our record (.json) or by replaying a Tenhou XML or mjai log."""
+    if path.suffix == ".json":
+        return Match.from_record(json.loads(path.read_text()))
+    report, match = replay_to_match(read_log(path))
+    if report.mismatches:
+        raise RiichiError(f"{path} does not replay: {report.mismatches[0]}")
+    return match
+
+
+@click.command("convert")
+@click.argument("source", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("target", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--to",
+    "to_format",
+    type=click.Choice(["mjai", "record"]),
+    default=None,
+    help="Output format (default: from TARGET's extension).",
+)
+def convert_command(source: Path, target: Path, to_format: str | None) -> None:
+    """Convert SOURCE (Tenhou XML, mjai, our .json record) to TARGET (mjai or record)."""
+    fmt = to_format or FORMATS.get(target.suffix)
+    if fmt is None:
+        raise click.UsageError(f"cannot tell the format of {target}; use --to")
+    try:
+        match = load_match(source)
+    except (RiichiError, OSError, json.JSONDecodeError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    if fmt == "mjai":
+        target.write_text(to_jsonl(write_mjai(match)))
+    else:
+        target.write_text(json.dumps(match.record(), ensure_ascii=False))
+    click.echo(f"{source} -> {target} ({fmt}, {len(match.results)} hands)")

@@ -1,0 +1,298 @@
+"""mjai JSON Lines logs: read them into the same hand steps as Tenhou logs.
+
+mjai names tiles by kind and redness only, so physical ids are handed out
+here: red fives take their red copy, plain tiles the lowest free copy that
+is never red. Each seat's hand is tracked so that every discard and call
+names the very copy the seat holds. Field meanings: FORMATS.md section 3.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from riichi.formats.mjlog import LogFormatError, LogGame, LogHand, Step
+from riichi.game import Match
+from riichi.scoring import Meld, MeldType
+from riichi.tiles import FIVES, P5, mjai_name, parse_mjai
+
+_WINDS = {"E": 0, "S": 4, "W": 8, "N": 12}
+_WIND_NAMES = "ESWN"
+_CALLS = {"chi": MeldType.CHI, "pon": MeldType.PON, "daiminkan": MeldType.MINKAN}
+
+
+class _Tiles:
+    """Physical ids for mjai tile names within one hand."""
+
+    def __init__(self) -> None:
+        self.used: set[int] = set()
+
+    def new(self, name: str) -> int:
+        kind, red = parse_mjai(name)
+        if red:
+            order: tuple[int, ...] = (0, 1) if kind == P5 else (0,)
+        elif kind in FIVES:
+            order = (3, 2, 1, 0)
+        else:
+            order = (0, 1, 2, 3)
+        for copy in order:
+            tile = kind * 4 + copy
+            if tile not in self.used:
+                self.used.add(tile)
+                return tile
+        raise LogFormatError(f"a fifth {name}")
+
+
+def read_mjai(path: str | Path) -> LogGame:
+    """Read an mjai log (one event per line) into a LogGame."""
+    path = Path(path)
+    events: list[dict[str, Any]] = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise LogFormatError(f"{path}: line {number}: not JSON: {exc}") from None
+        if not isinstance(event, dict) or "type" not in event:
+            raise LogFormatError(f"{path}: line {number}: an event is an object with a type")
+        event["_line"] = number
+        events.append(event)
+    return parse_mjai_events(events, str(path))
+
+
+def parse_mjai_events(events: list[dict[str, Any]], source: str = "<mjai>") -> LogGame:
+    players: list[str] = []
+    hands: list[LogHand] = []
+    tiles = _Tiles()
+    held: list[list[int]] = []
+    last_discard: int | None = None
+    last_tsumo: int | None = None
+    previous = ""
+    for e in events:
+        kind = e["type"]
+        where = f"{source}: line {e.get('_line', '?')}"
+        try:
+            if kind == "start_game":
+                players = [str(x) for x in e.get("names", [])]
+            elif kind == "start_kyoku":
+                tiles = _Tiles()
+                held = [[tiles.new(t) for t in hand] for hand in e["tehais"]]
+                hands.append(
+                    LogHand(
+                        round=_WINDS[e["bakaze"]] + e["kyoku"] - 1,
+                        honba=e["honba"],
+                        sticks=e["kyotaku"],
+                        dora=tiles.new(e["dora_marker"]),
+                        dealer=e["oya"],
+                        scores=list(e.get("scores") or []),
+                        haipai=[sorted(h) for h in held],
+                    )
+                )
+            elif kind == "tsumo":
+                tile = tiles.new(e["pai"])
+                held[e["actor"]].append(tile)
+                last_tsumo = tile
+                hands[-1].steps.append(Step("draw", e["actor"], tile))
+            elif kind == "dahai":
+                seat = e["actor"]
+                if e.get("tsumogiri") and last_tsumo is not None and last_tsumo in held[seat]:
+                    tile = last_tsumo
+                else:  # from the hand: not the copy just drawn, if another is there
+                    others = [t for t in held[seat] if t != last_tsumo]
+                    try:
+                        tile = _pick(others, e["pai"])
+                    except LogFormatError:
+                        tile = _pick(held[seat], e["pai"])
+                held[seat].remove(tile)
+                last_discard = tile
+                hands[-1].steps.append(Step("discard", seat, tile))
+            elif kind == "reach":
+                hands[-1].steps.append(Step("reach", e["actor"], attrs={"step": "1"}))
+            elif kind in _CALLS:
+                seat = e["actor"]
+                assert last_discard is not None
+                used = _take(held[seat], e["consumed"])
+                meld = Meld(
+                    _CALLS[kind], tuple(sorted((*used, last_discard))), last_discard, e["target"]
+                )
+                hands[-1].steps.append(Step("call", seat, meld=meld))
+            elif kind == "ankan":
+                seat = e["actor"]
+                used = _take(held[seat], e["consumed"])
+                hands[-1].steps.append(Step("call", seat, meld=Meld(MeldType.ANKAN, tuple(used))))
+            elif kind == "kakan":
+                seat = e["actor"]
+                added = _pick(held[seat], e["pai"])
+                held[seat].remove(added)
+                pon = _pon_ids(hands[-1], seat, added >> 2)
+                meld = Meld(MeldType.KAKAN, (*pon, added), pon[0], None)
+                last_discard = added
+                hands[-1].steps.append(Step("call", seat, meld=meld))
+            elif kind == "dora":
+                hands[-1].steps.append(Step("dora", tile=tiles.new(e["dora_marker"])))
+            elif kind == "hora":
+                who, target = e["actor"], e["target"]
+                win = last_tsumo if who == target else last_discard
+                attrs: dict[str, Any] = {
+                    "who": str(who),
+                    "fromWho": str(target),
+                    "machi": str(win),
+                    "deltas": e.get("deltas"),
+                }
+                markers = e.get("ura_markers") or e.get("uradora_markers") or []
+                attrs["ura"] = [tiles.new(m) for m in markers]
+                hands[-1].steps.append(Step("agari", who, attrs=attrs))
+            elif kind == "ryukyoku":
+                # a draw straight after a draw is nine terminals; others the engine finds
+                reason = "yao9" if previous == "tsumo" else "?"
+                hands[-1].steps.append(
+                    Step("ryuukyoku", attrs={"type": reason, "deltas": e.get("deltas")})
+                )
+            previous = kind
+        except (KeyError, IndexError, TypeError, ValueError, AssertionError) as exc:
+            raise LogFormatError(f"{where}: {kind}: {exc}") from None
+    if not hands:
+        raise LogFormatError(f"{source}: no start_kyoku")
+    return LogGame(source, 0x89, players, hands)
+
+
+def _pick(hand: list[int], name: str) -> int:
+    """The copy of ``name`` in ``hand``; a plain name never takes a red copy."""
+    kind, red = parse_mjai(name)
+    matches = [t for t in hand if t >> 2 == kind]
+    if kind in FIVES:  # copy 0 is the red five (mjai logs here use three red fives)
+        matches = [t for t in matches if (t % 4 == 0) == red]
+    if not matches:
+        raise LogFormatError(f"{name} is not in the hand")
+    return max(matches)
+
+
+def _take(hand: list[int], names: list[str]) -> list[int]:
+    """Remove the named tiles from ``hand`` and return their ids."""
+    out = []
+    for name in names:
+        tile = _pick(hand, name)
+        hand.remove(tile)
+        out.append(tile)
+    return out
+
+
+def _pon_ids(hand: LogHand, seat: int, kind: int) -> tuple[int, ...]:
+    for step in reversed(hand.steps):
+        if (
+            step.kind == "call"
+            and step.seat == seat
+            and step.meld is not None
+            and step.meld.type is MeldType.PON
+            and step.meld.kind == kind
+        ):
+            return step.meld.tiles
+    raise LogFormatError(f"kakan of kind {kind} by seat {seat} without a pon")
+
+
+# ---------------------------------------------------------------- writing
+
+
+def write_mjai(match: Match) -> list[dict[str, Any]]:
+    """A match's events as mjai events (the full, unmasked log)."""
+    reds = match.rules.red_fives
+
+    def name(tile: int) -> str:
+        return mjai_name(tile, reds)
+
+    out: list[dict[str, Any]] = [{"type": "start_game", "names": list(match.players)}]
+    deals: dict[int, list[int]] = {}
+    start: dict[str, Any] | None = None
+    pon_tiles: dict[tuple[int, int], list[int]] = {}
+    for event in match.events:
+        d, kind = event.data, event.type
+        if kind == "start_hand":
+            start = d
+            deals = {}
+            pon_tiles = {}
+        elif kind == "deal":
+            deals[d["seat"]] = d["hand"]
+            if start is not None and len(deals) == match.rules.players:
+                out.append(
+                    {
+                        "type": "start_kyoku",
+                        "bakaze": _WIND_NAMES[start["round_wind"] - 27],
+                        "dora_marker": name(start["dora"]),
+                        "kyoku": start["dealer"] + 1,
+                        "honba": start["honba"],
+                        "kyotaku": start["sticks"],
+                        "oya": start["dealer"],
+                        "scores": list(start["scores"]),
+                        "tehais": [[name(t) for t in deals[s]] for s in range(len(deals))],
+                    }
+                )
+        elif kind == "draw" and "tile" in d:
+            out.append({"type": "tsumo", "actor": d["seat"], "pai": name(d["tile"])})
+        elif kind == "discard":
+            if d["riichi"]:
+                out.append({"type": "reach", "actor": d["seat"]})
+            out.append(
+                {
+                    "type": "dahai",
+                    "actor": d["seat"],
+                    "pai": name(d["tile"]),
+                    "tsumogiri": d["tsumogiri"],
+                }
+            )
+        elif kind == "riichi":
+            out.append({"type": "reach_accepted", "actor": d["seat"]})
+        elif kind == "call":
+            used = list(d["tiles"])
+            used.remove(d["tile"])
+            call = {"chi": "chi", "pon": "pon", "kan": "daiminkan"}[d["type"]]
+            if call == "pon":
+                pon_tiles[(d["seat"], d["tile"] >> 2)] = list(d["tiles"])
+            out.append(
+                {
+                    "type": call,
+                    "actor": d["seat"],
+                    "target": d["source"],
+                    "pai": name(d["tile"]),
+                    "consumed": [name(t) for t in used],
+                }
+            )
+        elif kind == "ankan":
+            out.append(
+                {"type": "ankan", "actor": d["seat"], "consumed": [name(t) for t in d["tiles"]]}
+            )
+        elif kind == "kakan":
+            pon = pon_tiles.get((d["seat"], d["tile"] >> 2), [])
+            out.append(
+                {
+                    "type": "kakan",
+                    "actor": d["seat"],
+                    "pai": name(d["tile"]),
+                    "consumed": [name(t) for t in pon],
+                }
+            )
+        elif kind == "dora":
+            out.append({"type": "dora", "dora_marker": name(d["indicator"])})
+        elif kind == "win":
+            source = d["source"] if d["source"] is not None else d["seat"]
+            out.append(
+                {
+                    "type": "hora",
+                    "actor": d["seat"],
+                    "target": source,
+                    "deltas": d["result"]["deltas"],
+                    "ura_markers": [name(t) for t in d["ura"]],
+                }
+            )
+        elif kind == "ryuukyoku":
+            out.append({"type": "ryukyoku", "deltas": list(d["deltas"])})
+        elif kind == "end_hand":
+            out.append({"type": "end_kyoku"})
+        elif kind == "end_match":
+            out.append({"type": "end_game"})
+    return out
+
+
+def to_jsonl(events: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events)
