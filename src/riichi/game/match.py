@@ -8,6 +8,7 @@ actions): ``Match.replay`` rebuilds it event for event.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -112,32 +113,12 @@ class Match:
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "players": self.players,
-            "walls": None
-            if self._walls is None
-            else [
-                {
-                    "hands": w.hands,
-                    "draws": w.draws,
-                    "rinshan": w.rinshan,
-                    "dora": w.dora,
-                    "ura": w.ura,
-                }
-                for w in self._walls
-            ],
+            "walls": None if self._walls is None else [w.to_dict() for w in self._walls],
             "actions": [{"seat": s, **a.to_dict()} for s, a in self.actions],
             "events": [e.to_dict() for e in self.events],
             "standings": None
             if self.standings is None
-            else [
-                {
-                    "seat": x.seat,
-                    "name": x.name,
-                    "place": x.place,
-                    "score": x.score,
-                    "points": x.points,
-                }
-                for x in self.standings
-            ],
+            else [dataclasses.asdict(x) for x in self.standings],
         }
 
     @classmethod
@@ -151,12 +132,7 @@ class Match:
             rules = RuleSet.from_dict(record["rules"])
             walls = None
             if record.get("walls") is not None:
-                walls = [
-                    Wall(w["hands"], w["draws"], w["rinshan"], w["dora"], w["ura"], rules.players)
-                    for w in record["walls"]
-                ]
-                for w in walls:
-                    w.check()
+                walls = [Wall.from_dict(w) for w in record["walls"]]
             actions = []
             for item in record["actions"]:
                 data = dict(item)

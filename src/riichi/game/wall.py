@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from riichi.errors import RiichiError
 from riichi.tiles import NUM_TILES, tiles_name
@@ -118,6 +119,29 @@ class Wall:
             raise InvalidWallError("every seat is dealt 13 tiles")
         if len(self.rinshan) != RINSHAN_TILES or len(self.dora) != MAX_INDICATORS:
             raise InvalidWallError("the dead wall has 4 replacement tiles and 5 indicator pairs")
+
+    def to_dict(self) -> dict[str, list[int] | list[list[int]]]:
+        return {
+            "hands": self.hands,
+            "draws": self.draws,
+            "rinshan": self.rinshan,
+            "dora": self.dora,
+            "ura": self.ura,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Wall:
+        """Inverse of ``to_dict``; the wall is checked."""
+        wall = cls(
+            [list(h) for h in data["hands"]],
+            list(data["draws"]),
+            list(data["rinshan"]),
+            list(data["dora"]),
+            list(data["ura"]),
+            len(data["hands"]),
+        )
+        wall.check()
+        return wall
 
     def tiles(self) -> list[int]:
         """Every tile, in the order ``from_order`` reads them."""
