@@ -13,7 +13,8 @@ from game_helpers import greedy_action
 from riichi.cli import main
 from riichi.formats import LogFormatError, replay_path
 from riichi.formats.mjai import parse_mjai_events, read_mjai, to_jsonl, write_mjai
-from riichi.formats.replay import replay_to_match
+from riichi.formats.replay import read_log, replay_to_match
+from riichi.formats.tenhou6 import _call_text, parse_tenhou6, write_tenhou6
 from riichi.game import IllegalActionError, Match
 from riichi.rules import find_ruleset
 from test_conformance import CORPUS, needs_corpus
@@ -98,3 +99,43 @@ def test_convert_xml_to_mjai_and_record(tmp_path: Path) -> None:
     assert to_jsonl(write_mjai(Match.from_record(json.loads(record.read_text())))) == (
         out.read_text()
     )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_tenhou6_export_reimports_identically(seed: int) -> None:
+    match = played(seed)
+    data = json.loads(json.dumps(write_tenhou6(match)))
+    report, again = replay_to_match(parse_tenhou6(data, f"seed {seed}"))
+    assert report.mismatches == [] and report.matched == len(match.results)
+    assert report.final_ok
+    assert write_tenhou6(again)["log"] == data["log"]
+    # tenhou.net/6 names kinds (and red fives), not physical copies: the same
+    # game, tile for tile, is the same mjai log
+    assert write_mjai(again) == write_mjai(match)
+
+
+@needs_corpus
+def test_xml_to_record_to_tenhou6_to_record_is_identical() -> None:
+    xml = CORPUS / "tsubakisakura_mjlog2json/data/2019021004gm-00a9-0000-e2f6516d.xml"
+    _, from_xml = replay_to_match(read_log(xml))
+    record = json.loads(json.dumps(from_xml.record()))
+    rebuilt = Match.from_record(record)
+    data = json.loads(json.dumps(write_tenhou6(rebuilt)))
+    _, from_json = replay_to_match(parse_tenhou6(data, str(xml)))
+    # the same game, kind for kind (tenhou.net/6 does not name physical copies)
+    assert write_mjai(from_json) == write_mjai(rebuilt) == write_mjai(from_xml)
+    again = Match.from_record(json.loads(json.dumps(from_json.record())))
+    assert [e.to_dict() for e in again.events] == [e.to_dict() for e in from_json.events]
+    # and the official JSON of the same game reads to the same game
+    official = CORPUS / "tsubakisakura_mjlog2json/data/2019021004gm-00a9-0000-e2f6516d.json"
+    _, from_official = replay_to_match(read_log(official))
+    assert write_mjai(from_official)[1:] == write_mjai(from_xml)[1:]  # names differ
+
+
+def test_tenhou6_call_strings() -> None:
+    # pon from the left, from across and from the right put the p first, middle, last
+    assert _call_text("pon", 1, 25, [25, 25]) == "p252525"
+    assert _call_text("pon", 2, 12, [12, 12]) == "12p1212"
+    assert _call_text("pon", 3, 37, [37, 37]) == "3737p37"
+    assert _call_text("kan", 3, 13, [13, 13, 13]) == "131313m13"
+    assert _call_text("chi", 1, 27, [52, 26]) == "c275226"

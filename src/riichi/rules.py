@@ -335,6 +335,10 @@ TENHOU = ONLINE.replace(
 MAHJONGSOUL = ONLINE.replace(
     name="mahjongsoul",
     double_yakuman=ALL_DOUBLE_YAKUMAN,
+    # results as Mahjong Soul logs converted to tenhou.net/6 show them:
+    # (score - 25000) / 1000 plus 15/5/-5/-15, no oka
+    return_points=25000,
+    oka=False,
 )
 
 PRESETS: dict[str, RuleSet] = {

@@ -11,15 +11,21 @@ import click
 from riichi.errors import RiichiError
 from riichi.formats.mjai import to_jsonl, write_mjai
 from riichi.formats.replay import read_log, replay_to_match
+from riichi.formats.tenhou6 import write_tenhou6
 from riichi.game import Match
 
 FORMATS = {".mjson": "mjai", ".jsonl": "mjai", ".json": "record"}
 
 
 def load_match(path: Path) -> Match:
-    """A match from our record (.json) or by replaying a Tenhou XML or mjai log."""
+    """A match from our record, or by replaying a Tenhou XML, tenhou.net/6 or mjai log."""
     if path.suffix == ".json":
-        return Match.from_record(json.loads(path.read_text()))
+        try:
+            data = json.loads(path.read_text())
+        except json.JSONDecodeError:
+            data = None  # JSON Lines: a tenhou.net/6 log with one hand per line
+        if isinstance(data, dict) and "actions" in data:
+            return Match.from_record(data)
     report, match = replay_to_match(read_log(path))
     if report.mismatches:
         raise RiichiError(f"{path} does not replay: {report.mismatches[0]}")
@@ -37,7 +43,11 @@ def load_match(path: Path) -> Match:
     help="Output format (default: from TARGET's extension).",
 )
 def convert_command(source: Path, target: Path, to_format: str | None) -> None:
-    """Convert SOURCE (Tenhou XML, mjai, our .json record) to TARGET (mjai or record)."""
+    """Convert SOURCE (Tenhou XML, tenhou.net/6, mjai, our record) to TARGET.
+
+    TARGET's extension picks the format (.mjson/.jsonl mjai, .json our record);
+    use --to tenhou6 for tenhou.net/6 JSON.
+    """
     fmt = to_format or FORMATS.get(target.suffix)
     if fmt is None:
         raise click.UsageError(f"cannot tell the format of {target}; use --to")
@@ -48,6 +58,8 @@ def convert_command(source: Path, target: Path, to_format: str | None) -> None:
         sys.exit(1)
     if fmt == "mjai":
         target.write_text(to_jsonl(write_mjai(match)))
+    elif fmt == "tenhou6":
+        target.write_text(json.dumps(write_tenhou6(match), ensure_ascii=False))
     else:
         target.write_text(json.dumps(match.record(), ensure_ascii=False))
     click.echo(f"{source} -> {target} ({fmt}, {len(match.results)} hands)")

@@ -56,6 +56,7 @@ class LogGame:
     players: list[str]
     hands: list[LogHand]
     lobby: int = 0
+    platform: str = "tenhou"  # or "mahjongsoul" (tenhou.net/6 conversions of its logs)
     owari: list[float] = field(default_factory=list)  # score, points per seat
 
     @property

@@ -16,7 +16,7 @@ from typing import Any
 
 from riichi.errors import RiichiError
 from riichi.formats.mjlog import LogFormatError, LogGame, LogHand, Step, read_mjlog
-from riichi.game import Action, ActionType, IllegalActionError, Match, Phase, Wall
+from riichi.game import Action, ActionType, IllegalActionError, Match, MatchStart, Phase, Wall
 from riichi.game.wall import MAX_INDICATORS, RINSHAN_TILES, tile_set
 from riichi.rules import Length, RuleSet, find_ruleset
 from riichi.scoring import MeldType, ScoreResult
@@ -66,25 +66,44 @@ def rules_for(game: LogGame) -> RuleSet:
         raise UnsupportedLogError(f"{game.source}: three-player Tenhou (GO={t}) has no preset")
     if t & ~0xFF:
         raise UnsupportedLogError(f"{game.source}: lobby rules (GO={t}: chips or ratio)")
-    if game.hands[0].scores not in ([], [25000] * 4):
+    first = game.hands[0]
+    if first.round == 0 and first.honba == 0 and first.scores not in ([], [25000] * 4):
         raise UnsupportedLogError(
-            f"{game.source}: lobby {game.lobby} starts at {game.hands[0].scores[0]} points"
+            f"{game.source}: lobby {game.lobby} starts at {first.scores[0]} points"
         )
-    rules = find_ruleset("tenhou")
+    mahjong_soul = game.platform == "mahjongsoul"
+    rules = find_ruleset("mahjongsoul" if mahjong_soul else "tenhou")
     # some archived logs carry a GO type without the hanchan bit although
     # they play a South round: the rounds played decide
     south = t & 0x08 or any(h.round >= 4 for h in game.hands)
     length = Length.SOUTH if south else Length.EAST
-    return rules.replace(
+    rules = rules.replace(
         red_fives=0 if t & 0x02 else 3,
         kuitan=not t & 0x04,
         length=length,
-        # Tenhou's east-only games pay a smaller uma
-        uma=rules.uma if length is Length.SOUTH else (10000, 5000, -5000, -10000),
+        lengths=(length,),
         # older logs show final points rounded to whole thousands, newer ones to 0.1
-        round_final_points=bool(game.owari)
+        round_final_points=not mahjong_soul
+        and bool(game.owari)
         and all(float(p).is_integer() for p in game.owari[1::2]),
     )
+    if not south and not mahjong_soul:
+        rules = rules.replace(uma=_east_uma(game, rules))
+    return rules
+
+
+def _east_uma(game: LogGame, rules: RuleSet) -> tuple[int, ...]:
+    """Tenhou's east-only uma changed over the years (10/5, later 20/10): the result says."""
+    modern, older = rules.uma, (10000, 5000, -5000, -10000)
+    if not game.owari:
+        return modern
+    n = rules.players
+    scores = [game.owari[2 * s] * 100 for s in range(n)]
+    points = [game.owari[2 * s + 1] for s in range(n)]
+    last = min(range(n), key=lambda s: (scores[s], -s))
+    base = (scores[last] - rules.return_points) / 1000
+    best = min((modern, older), key=lambda uma: abs(base + uma[-1] / 1000 - points[last]))
+    return best
 
 
 def wall_for(hand: LogHand, players: int = 4) -> Wall:
@@ -131,7 +150,16 @@ def replay_to_match(game: LogGame) -> tuple[Report, Match]:
     n = rules.players
     walls = [wall_for(h, n) for h in game.hands]
     report = Report(game.source)
-    match = Match(rules, game.source, game.players or None, walls=walls)
+    first = game.hands[0]
+    # a log may hold only part of a game: start where its first hand starts
+    start = MatchStart(
+        scores=tuple(first.scores) if first.scores else (rules.start_points,) * n,
+        round_index=first.round // n,
+        dealer=first.dealer,
+        honba=first.honba,
+        sticks=first.sticks,
+    )
+    match = Match(rules, game.source, game.players or None, walls=walls, start=start)
     for index, hand in enumerate(game.hands):
         if index == len(game.hands) - 1 and not any(
             s.kind in ("agari", "ryuukyoku") for s in hand.steps
@@ -364,6 +392,10 @@ def read_log(path: str | Path) -> LogGame:
         from riichi.formats.mjai import read_mjai
 
         return read_mjai(path)
+    if name.endswith(".json"):
+        from riichi.formats.tenhou6 import read_tenhou6
+
+        return read_tenhou6(path)
     return read_mjlog(path)
 
 

@@ -3,7 +3,7 @@
 from riichi.game.actions import PASS, Action, ActionType, IllegalActionError
 from riichi.game.events import Event
 from riichi.game.kyoku import HandResult, Kyoku, Phase
-from riichi.game.match import Match, Standing
+from riichi.game.match import Match, MatchStart, Standing
 from riichi.game.observe import Observation, observe
 from riichi.game.wall import InvalidWallError, Wall, shuffled
 
@@ -17,6 +17,7 @@ __all__ = [
     "InvalidWallError",
     "Kyoku",
     "Match",
+    "MatchStart",
     "Observation",
     "Phase",
     "Standing",

@@ -32,6 +32,21 @@ def _round_half_away(x: float) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchStart:
+    """Where a match starts: the first hand's round, dealer, counters and scores.
+
+    A fresh match starts at East 1 with everyone on the starting points; a
+    replay of part of a game (or a practice scenario) can start anywhere.
+    """
+
+    scores: tuple[int, ...]
+    round_index: int = 0
+    dealer: int = 0
+    honba: int = 0
+    sticks: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Standing:
     """A seat's final place, score and settled points."""
 
@@ -51,6 +66,7 @@ class Match:
         seed: int | str,
         players: Sequence[str] | None = None,
         walls: Sequence[Wall] | None = None,
+        start: MatchStart | None = None,
     ) -> None:
         n = rules.players
         self.rules = rules
@@ -59,12 +75,16 @@ class Match:
         if len(self.players) != n:
             raise ValueError(f"{rules.name} is played by {n} players, got {len(self.players)}")
         self._walls = list(walls) if walls is not None else None
-        self.scores = [rules.start_points] * n
-        self.round_index = 0  # 0 East, 1 South, 2 West, 3 North
-        self.rotation = 0  # hand within the round: the dealer is this seat
-        self.honba = 0
-        self.sticks = 0
+        at = start or MatchStart(scores=(rules.start_points,) * n)
+        if len(at.scores) != n:
+            raise ValueError(f"start scores need {n} values, got {len(at.scores)}")
+        self.scores = list(at.scores)
+        self.round_index = at.round_index  # 0 East, 1 South, 2 West, 3 North
+        self.rotation = at.dealer  # hand within the round: the dealer is this seat
+        self.honba = at.honba
+        self.sticks = at.sticks
         self.hand_index = 0
+        self.out_of_walls = False  # explicit walls ran out before the match ended
         self.events: list[Event] = []
         self.actions: list[tuple[int, Action]] = []
         self.results: list[HandResult] = []
@@ -78,7 +98,7 @@ class Match:
 
     @property
     def over(self) -> bool:
-        return self.standings is not None
+        return self.standings is not None or self.out_of_walls
 
     def legal_actions(self) -> dict[int, list[Action]]:
         """Seats that must decide now, each with its legal actions (stable order)."""
@@ -212,6 +232,9 @@ class Match:
                 self.rotation = 0
                 self.round_index += 1
         self.hand_index += 1
+        if self._walls is not None and self.hand_index >= len(self._walls):
+            self.out_of_walls = True  # a replay of part of a game stops here
+            return
         self.kyoku = self._start_hand()
 
     def _match_ends(self, result: HandResult) -> bool:
