@@ -139,3 +139,37 @@ def test_tenhou6_call_strings() -> None:
     assert _call_text("pon", 3, 37, [37, 37]) == "3737p37"
     assert _call_text("kan", 3, 13, [13, 13, 13]) == "131313m13"
     assert _call_text("chi", 1, 27, [52, 26]) == "c275226"
+
+
+def test_lenient_reading_skips_bad_lines_and_says_so(tmp_path: Path) -> None:
+    good = write_mjai(played(1))
+    lines = to_jsonl(good).splitlines()
+    lines.insert(3, "{broken")
+    path = tmp_path / "one-bad-line.mjson"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(LogFormatError, match="line 4: not JSON"):
+        read_mjai(path)
+    report = replay_path(path, lenient=True)
+    assert report.mismatches == [] and report.matched == report.hands > 0
+    assert len(report.read_errors) == 1 and "line 4" in report.read_errors[0]
+    result = CliRunner().invoke(main, ["replay", "--lenient", str(path)])
+    assert result.exit_code == 0 and "in reading:" in result.stdout
+
+
+@needs_corpus
+def test_tenhou_walls_from_the_shuffle_seed_match_every_dealt_hand() -> None:
+    from riichi.formats.mjlog import read_mjlog
+    from riichi.formats.tenhou_wall import dealt_hands, tenhou_walls
+
+    checked = 0
+    for path in sorted(CORPUS.glob("mjx/tenhou_xml/*.mjlog"))[:25]:
+        game = read_mjlog(path)
+        if not game.shuffle.startswith("mt19937ar-sha512-n288-base64,"):
+            continue
+        for hand, wall in zip(game.hands, tenhou_walls(game.shuffle, len(game.hands)), strict=True):
+            assert dealt_hands(wall, hand.dealer) == hand.haipai
+            assert wall[5] == hand.dora  # the first dora indicator
+            checked += 1
+    assert checked > 200
+    report = replay_path(CORPUS / "mjx/tenhou_xml/2010081709gm-00a9-0000-fe3371ad.mjlog")
+    assert report.seeded_walls and report.mismatches == []

@@ -25,7 +25,8 @@ def log_files(paths: tuple[Path, ...]) -> list[Path]:
 @click.command("replay")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--quiet", is_flag=True, help="Only the summary.")
-def replay_command(paths: tuple[Path, ...], quiet: bool) -> None:
+@click.option("--lenient", is_flag=True, help="Skip malformed tags or lines, list them, go on.")
+def replay_command(paths: tuple[Path, ...], quiet: bool, lenient: bool) -> None:
     """Replay Tenhou XML and mjai logs (files or folders); compare every hand with the log.
 
     Exits non-zero when any hand differs from its log.
@@ -35,11 +36,12 @@ def replay_command(paths: tuple[Path, ...], quiet: bool) -> None:
     skipped = []
     for path in log_files(paths):
         try:
-            report = replay_path(path)
+            report = replay_path(path, lenient)
         except (UnsupportedLogError, LogFormatError) as exc:
             skipped.append(str(exc))
             continue
         games += 1
+        skipped += [f"in reading: {e}" for e in report.read_errors]
         hands += report.hands
         matched += report.matched
         mismatches += report.mismatches

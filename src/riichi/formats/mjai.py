@@ -44,22 +44,34 @@ class _Tiles:
         raise LogFormatError(f"a fifth {name}")
 
 
-def read_mjai(path: str | Path) -> LogGame:
-    """Read an mjai log (one event per line) into a LogGame."""
+def read_mjai(path: str | Path, lenient: bool = False) -> LogGame:
+    """Read an mjai log (one event per line) into a LogGame.
+
+    Strict by default: a malformed line raises ``LogFormatError`` naming the
+    file and line. ``lenient`` skips such lines and lists them in ``errors``.
+    """
     path = Path(path)
     events: list[dict[str, Any]] = []
+    errors: list[str] = []
     for number, line in enumerate(path.read_text().splitlines(), 1):
         if not line.strip():
             continue
         try:
             event = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise LogFormatError(f"{path}: line {number}: not JSON: {exc}") from None
-        if not isinstance(event, dict) or "type" not in event:
-            raise LogFormatError(f"{path}: line {number}: an event is an object with a type")
-        event["_line"] = number
-        events.append(event)
-    return parse_mjai_events(events, str(path))
+            problem = f"{path}: line {number}: not JSON: {exc}"
+        else:
+            if isinstance(event, dict) and "type" in event:
+                event["_line"] = number
+                events.append(event)
+                continue
+            problem = f"{path}: line {number}: an event is an object with a type"
+        if not lenient:
+            raise LogFormatError(problem)
+        errors.append(problem)
+    game = parse_mjai_events(events, str(path))
+    game.errors = errors
+    return game
 
 
 def parse_mjai_events(events: list[dict[str, Any]], source: str = "<mjai>") -> LogGame:

@@ -57,6 +57,8 @@ class LogGame:
     hands: list[LogHand]
     lobby: int = 0
     platform: str = "tenhou"  # or "mahjongsoul" (tenhou.net/6 conversions of its logs)
+    shuffle: str = ""  # Tenhou's SHUFFLE seed, when the log keeps it
+    errors: list[str] = field(default_factory=list)  # what a lenient read skipped
     owari: list[float] = field(default_factory=list)  # score, points per seat
 
     @property
@@ -98,8 +100,12 @@ def decode_meld(m: int, who: int, players: int = 4) -> Meld:
     return Meld(MeldType.MINKAN, tiles, tile, source)
 
 
-def read_mjlog(path: str | Path) -> LogGame:
-    """Read one Tenhou XML log (gzip or plain)."""
+def read_mjlog(path: str | Path, lenient: bool = False) -> LogGame:
+    """Read one Tenhou XML log (gzip or plain).
+
+    Strict by default: the first bad tag raises ``LogFormatError`` naming the
+    file and the tag. ``lenient`` skips bad tags and lists them in ``errors``.
+    """
     path = Path(path)
     raw = path.read_bytes()
     if raw[:2] == b"\x1f\x8b":
@@ -108,12 +114,14 @@ def read_mjlog(path: str | Path) -> LogGame:
         root = ET.fromstring(raw)
     except ET.ParseError as exc:
         raise LogFormatError(f"{path}: not XML: {exc}") from None
-    return parse_mjlog(root, str(path))
+    return parse_mjlog(root, str(path), lenient)
 
 
-def parse_mjlog(root: ET.Element, source: str = "<xml>") -> LogGame:
+def parse_mjlog(root: ET.Element, source: str = "<xml>", lenient: bool = False) -> LogGame:
     go_type = 0
     lobby = 0
+    shuffle = ""
+    errors: list[str] = []
     players: list[str] = []
     hands: list[LogHand] = []
     owari: list[float] = []
@@ -122,7 +130,9 @@ def parse_mjlog(root: ET.Element, source: str = "<xml>") -> LogGame:
         tag, a = el.tag, el.attrib
         where = f"{source}: tag {index} <{tag}>"
         try:
-            if tag == "GO":
+            if tag == "SHUFFLE":
+                shuffle = a.get("seed", "")
+            elif tag == "GO":
                 go_type = int(a.get("type", "0"))
                 lobby = int(a.get("lobby", "0") or 0)
                 n = 3 if go_type & 0x10 else 4
@@ -168,10 +178,14 @@ def parse_mjlog(root: ET.Element, source: str = "<xml>") -> LogGame:
                 if "owari" in a:
                     owari = [float(x) for x in a["owari"].split(",")]
         except (KeyError, ValueError) as exc:
-            raise LogFormatError(f"{where}: {exc}") from None
+            if not lenient:
+                raise LogFormatError(f"{where}: {exc}") from None
+            errors.append(f"{where}: {exc}")
     if not hands:
         raise LogFormatError(f"{source}: no hands (INIT tags)")
-    return LogGame(source, go_type, players, hands, lobby=lobby, owari=owari)
+    return LogGame(
+        source, go_type, players, hands, lobby=lobby, owari=owari, shuffle=shuffle, errors=errors
+    )
 
 
 def _hand(hands: list[LogHand], where: str) -> LogHand:

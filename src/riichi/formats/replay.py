@@ -55,6 +55,8 @@ class Report:
     hands: int = 0
     matched: int = 0
     incomplete: int = 0  # a log cut off inside its last hand
+    seeded_walls: bool = False  # the walls came from Tenhou's shuffle seed
+    read_errors: list[str] = field(default_factory=list)  # skipped by a lenient read
     mismatches: list[Mismatch] = field(default_factory=list)
     final_ok: bool | None = None
 
@@ -149,7 +151,15 @@ def replay_to_match(game: LogGame) -> tuple[Report, Match]:
     rules = rules_for(game)
     n = rules.players
     walls = [wall_for(h, n) for h in game.hands]
-    report = Report(game.source)
+    report = Report(game.source, read_errors=list(game.errors))
+    if game.shuffle.startswith("mt19937ar-sha512-n288-base64,"):
+        # Tenhou's own walls from the seed: every tile in place, not only the
+        # ones the log shows, so each logged draw checks our wall layout
+        from riichi.formats.tenhou_wall import tenhou_walls, wall_from_tenhou
+
+        shuffled = tenhou_walls(game.shuffle, len(game.hands))
+        walls = [wall_from_tenhou(w, h.dealer) for w, h in zip(shuffled, game.hands, strict=True)]
+        report.seeded_walls = True
     first = game.hands[0]
     # a log may hold only part of a game: start where its first hand starts
     start = MatchStart(
@@ -385,23 +395,23 @@ def _check_final(match: Match, game: LogGame, report: Report) -> bool:
     return True
 
 
-def read_log(path: str | Path) -> LogGame:
-    """A Tenhou XML or an mjai log, by its name."""
+def read_log(path: str | Path, lenient: bool = False) -> LogGame:
+    """A Tenhou XML, tenhou.net/6 or mjai log, by its name."""
     name = str(path)
     if name.endswith((".mjson", ".jsonl")):
         from riichi.formats.mjai import read_mjai
 
-        return read_mjai(path)
+        return read_mjai(path, lenient)
     if name.endswith(".json"):
         from riichi.formats.tenhou6 import read_tenhou6
 
         return read_tenhou6(path)
-    return read_mjlog(path)
+    return read_mjlog(path, lenient)
 
 
-def replay_path(path: str | Path) -> Report:
+def replay_path(path: str | Path, lenient: bool = False) -> Report:
     try:
-        return replay_game(read_log(path))
+        return replay_game(read_log(path, lenient))
     except (LogFormatError, UnsupportedLogError):
         raise
     except RiichiError as exc:
