@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -343,34 +344,34 @@ class _Play:
         return True
 
 
-def _interleave(play: _Play, seat: int) -> _Play | None:
-    """Play the hand forward from ``seat``'s draw; None when the lists do not fit."""
+def _orders(play: _Play, seat: int) -> Iterator[_Play]:
+    """Every way to play the hand forward from ``seat``'s draw that uses up the lists."""
     if not play.draw(seat) or not play.turn(seat):
-        return play if play.done() else None
-    return _after_discard(play)
+        if play.done():
+            yield play
+        return
+    yield from _claims(play)
 
 
-def _after_discard(play: _Play) -> _Play | None:
-    """Someone may call the last tile, or nobody: try each where several fit."""
+def _claims(play: _Play) -> Iterator[_Play]:
+    """After a discard (or an added kan): each seat that may call it, or nobody."""
     assert play.last is not None
     discarder = play.last[0]
     callers = _callers(play.takes, play.last)
     if not callers:
-        return _interleave(play, (discarder + 1) % 4)
+        yield from _orders(play, (discarder + 1) % 4)
+        return
     for caller in [*callers, None]:
         branch = play.copy()
         try:
             if caller is None:
-                result = _interleave(branch, (discarder + 1) % 4)
+                yield from _orders(branch, (discarder + 1) % 4)
             elif branch.call(caller) and branch.turn(caller):
-                result = _after_discard(branch)
-            else:
-                result = branch if branch.done() else None
+                yield from _claims(branch)
+            elif branch.done():
+                yield branch
         except LogFormatError:
-            result = None
-        if result is not None:
-            return result
-    return None
+            continue
 
 
 def _read_hand(k: list[Any], where: str) -> LogHand:
@@ -396,16 +397,23 @@ def _read_hand(k: list[Any], where: str) -> LogHand:
         pons={},
         steps=[],
     )
-    done = _interleave(play, dealer)
+    done = next(_orders(play, dealer), None)
     if done is None:
         raise LogFormatError(f"{where}: no order of play fits the four seats' lists")
-    hand.steps = _place_doras(done.steps, doras)
-    ura = [_tile_of(c, done.taken) for c in k[3]]
+    hand.steps = _steps_of(done, doras, k[3], k[-1])
+    return hand
+
+
+def _steps_of(
+    done: _Play, doras: list[Step], ura_codes: list[int], result: list[Any]
+) -> list[Step]:
+    steps = _place_doras(done.steps, doras)
+    taken = set(done.taken)
+    ura = [_tile_of(c, taken) for c in ura_codes]
     win_tile = done.last[1] if done.last is not None else -1
     if done.steps and done.steps[-1].kind == "draw":
         win_tile = done.steps[-1].tile
-    hand.steps += _result_steps(k[-1], ura, win_tile)
-    return hand
+    return steps + _result_steps(result, ura, win_tile)
 
 
 def _place_doras(steps: list[Step], doras: list[Step]) -> list[Step]:
