@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from riichi import __version__
+from riichi.cli.arena import arena_command
 from riichi.cli.convert import convert_command
 from riichi.cli.hand import hand_command
 from riichi.cli.replay import replay_command
@@ -22,4 +23,5 @@ main.add_command(hand_command)
 main.add_command(score_command)
 main.add_command(replay_command)
 main.add_command(convert_command)
+main.add_command(arena_command)
 main.add_command(selfplay_command)

@@ -7,6 +7,7 @@ from typing import Any
 
 from riichi.game.actions import Action
 from riichi.game.match import Match
+from riichi.rules import RuleSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +19,7 @@ class Observation:
     """
 
     seat: int | None
+    rules: RuleSet  # public: every player knows the rules of the table
     round_wind: int
     dealer: int
     honba: int
@@ -29,6 +31,7 @@ class Observation:
     drawn: int | None
     hand_sizes: tuple[int, ...]
     melds: tuple[tuple[str, ...], ...]
+    meld_tiles: tuple[tuple[tuple[int, ...], ...], ...]  # the same sets as tile ids
     discards: tuple[
         tuple[tuple[int, bool, bool, bool], ...], ...
     ]  # tile, tsumogiri, riichi, called
@@ -40,6 +43,7 @@ class Observation:
     def to_dict(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
+            "rules": self.rules.name,
             "round_wind": self.round_wind,
             "dealer": self.dealer,
             "honba": self.honba,
@@ -51,6 +55,7 @@ class Observation:
             "drawn": self.drawn,
             "hand_sizes": list(self.hand_sizes),
             "melds": [list(m) for m in self.melds],
+            "meld_tiles": [[list(t) for t in m] for m in self.meld_tiles],
             "discards": [[list(d) for d in ds] for ds in self.discards],
             "riichi": list(self.riichi),
             "current": self.current,
@@ -66,6 +71,7 @@ def observe(match: Match, seat: int | None) -> Observation:
     legal = tuple(match.legal_actions().get(seat, ())) if seat is not None else ()
     return Observation(
         seat=seat,
+        rules=match.rules,
         round_wind=k.round_wind,
         dealer=k.dealer,
         honba=k.honba,
@@ -77,6 +83,7 @@ def observe(match: Match, seat: int | None) -> Observation:
         drawn=k.drawn if seat is not None and k.current == seat else None,
         hand_sizes=tuple(len(s.hand) for s in k.seats),
         melds=tuple(tuple(str(m) for m in s.melds) for s in k.seats),
+        meld_tiles=tuple(tuple(m.tiles for m in s.melds) for s in k.seats),
         discards=tuple(
             tuple((d.tile, d.tsumogiri, d.riichi, d.called) for d in s.discards) for s in k.seats
         ),

@@ -1,0 +1,185 @@
+"""The arena: bots play seeded matches, optionally duplicate (every seat on every wall).
+
+Each match is a pure function of (rules, seed, seating), so the arena can
+farm matches out to processes and still report the same numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from riichi.bots import make_bot
+from riichi.game import Match, observe
+from riichi.rules import RuleSet, find_ruleset
+
+
+@dataclass(frozen=True)
+class Task:
+    rules: str  # preset name (picklable, and what a record would name)
+    seed: int
+    seating: tuple[str, ...]  # bot name per seat
+
+
+@dataclass
+class SeatResult:
+    bot: str
+    place: int
+    score: int
+    hands: int
+    wins: int
+    deal_ins: int
+    riichis: int
+    calls: int  # hands in which the seat called at least once
+
+
+def play_task(task: Task) -> tuple[list[SeatResult], dict[str, Any] | None]:
+    """Play one match; return each seat's result (and the record)."""
+    rules = find_ruleset(task.rules)
+    bots = [make_bot(name, f"{task.seed}:{seat}") for seat, name in enumerate(task.seating)]
+    match = Match(rules, task.seed, [b.name for b in bots])
+    while not match.over:
+        seat, _ = next(iter(match.legal_actions().items()))
+        match.apply(seat, bots[seat].act(observe(match, seat)))
+    return _seat_results(match, task.seating), match.record()
+
+
+def _seat_results(match: Match, seating: Sequence[str]) -> list[SeatResult]:
+    n = match.rules.players
+    assert match.standings is not None
+    out = [
+        SeatResult(
+            seating[s],
+            match.standings[s].place,
+            match.standings[s].score,
+            len(match.results),
+            0,
+            0,
+            0,
+            0,
+        )
+        for s in range(n)
+    ]
+    for result in match.results:
+        for winner, source, _ in result.wins:
+            out[winner].wins += 1
+            if source is not None:
+                out[source].deal_ins += 1
+    called: set[tuple[int, int]] = set()
+    hand = -1
+    for event in match.events:
+        if event.type == "start_hand":
+            hand += 1
+        elif event.type == "riichi":
+            out[event.data["seat"]].riichis += 1
+        elif event.type == "call" and (hand, event.data["seat"]) not in called:
+            called.add((hand, event.data["seat"]))
+            out[event.data["seat"]].calls += 1
+    return out
+
+
+def tasks(bots: Sequence[str], games: int, rules: str, seed: int, duplicate: bool) -> list[Task]:
+    """The matches to play: with ``duplicate`` every rotation of seats on each seed."""
+    rotations = range(len(bots)) if duplicate else range(1)
+    return [
+        Task(rules, seed + g, tuple(bots[(s + r) % len(bots)] for s in range(len(bots))))
+        for g in range(games)
+        for r in rotations
+    ]
+
+
+def run(
+    work: list[Task], jobs: int = 1, on_done: Callable[[], None] | None = None
+) -> Iterator[tuple[list[SeatResult], dict[str, Any] | None]]:
+    """Play every task, over ``jobs`` processes; results come in task order."""
+    if jobs <= 1:
+        for task in work:
+            yield play_task(task)
+            if on_done:
+                on_done()
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for result in pool.map(play_task, work, chunksize=max(1, len(work) // (jobs * 8))):
+            yield result
+            if on_done:
+                on_done()
+
+
+@dataclass
+class BotStats:
+    """One bot's figures over all its seats, with 95% confidence half-widths."""
+
+    bot: str
+    places: list[int] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+    hands: int = 0
+    wins: int = 0
+    deal_ins: int = 0
+    riichis: int = 0
+    calls: int = 0
+
+    def add(self, r: SeatResult) -> None:
+        self.places.append(r.place)
+        self.scores.append(r.score)
+        self.hands += r.hands
+        self.wins += r.wins
+        self.deal_ins += r.deal_ins
+        self.riichis += r.riichis
+        self.calls += r.calls
+
+    @property
+    def matches(self) -> int:
+        return len(self.places)
+
+    def mean_place(self) -> tuple[float, float]:
+        return _mean_ci(self.places)
+
+    def mean_score(self) -> tuple[float, float]:
+        return _mean_ci(self.scores)
+
+    def rate(self, count: int, total: int) -> tuple[float, float]:
+        if total == 0:
+            return 0.0, 0.0
+        p = count / total
+        return p, 1.96 * math.sqrt(p * (1 - p) / total)
+
+    def table_row(self, players: int) -> dict[str, tuple[float, float]]:
+        firsts = sum(1 for p in self.places if p == 1)
+        lasts = sum(1 for p in self.places if p == players)
+        return {
+            "avg place": self.mean_place(),
+            "1st": self.rate(firsts, self.matches),
+            "last": self.rate(lasts, self.matches),
+            "avg score": self.mean_score(),
+            "win": self.rate(self.wins, self.hands),
+            "deal-in": self.rate(self.deal_ins, self.hands),
+            "riichi": self.rate(self.riichis, self.hands),
+            "call": self.rate(self.calls, self.hands),
+        }
+
+
+def _mean_ci(values: Sequence[int]) -> tuple[float, float]:
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0
+    mean = sum(values) / n
+    if n == 1:
+        return mean, 0.0
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def summarise(results: Iterable[list[SeatResult]]) -> dict[str, BotStats]:
+    stats: dict[str, BotStats] = {}
+    for seats in results:
+        for r in seats:
+            stats.setdefault(r.bot, BotStats(r.bot)).add(r)
+    return stats
+
+
+def rules_players(rules: str) -> int:
+    r: RuleSet = find_ruleset(rules)
+    return r.players

@@ -1,0 +1,85 @@
+"""``riichi arena``: bots against bots, with figures and confidence intervals."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import click
+from tqdm import tqdm
+
+from riichi.bots import BOTS
+from riichi.bots.arena import rules_players, run, summarise, tasks
+from riichi.errors import RiichiError
+from riichi.rules import find_ruleset
+
+COLUMNS = ("avg place", "1st", "last", "avg score", "win", "deal-in", "riichi", "call")
+
+
+@click.command("arena")
+@click.option(
+    "--bots",
+    "bot_list",
+    default="efficiency,efficiency,random,random",
+    show_default=True,
+    help="One bot per seat, comma separated: " + ", ".join(sorted(BOTS)),
+)
+@click.option("--games", type=click.IntRange(1), default=20, show_default=True)
+@click.option("--rules", "rules_name", default="online", show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--duplicate", is_flag=True, help="Play each wall with every rotation of seats.")
+@click.option(
+    "--jobs", type=click.IntRange(1), default=None, help="Processes (default: all cores)."
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write every match's record here.",
+)
+def arena_command(
+    bot_list: str,
+    games: int,
+    rules_name: str,
+    seed: int,
+    duplicate: bool,
+    jobs: int | None,
+    out: Path | None,
+) -> None:
+    """Play GAMES matches between the bots and print a table per bot (95% intervals)."""
+    bots = [b.strip().lower() for b in bot_list.split(",") if b.strip()]
+    try:
+        players = rules_players(rules_name)
+        find_ruleset(rules_name)
+    except RiichiError as exc:
+        raise click.UsageError(str(exc)) from None
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown or len(bots) != players:
+        raise click.UsageError(
+            f"give {players} bots from {', '.join(sorted(BOTS))}; got {bot_list!r}"
+        )
+    work = tasks(bots, games, rules_name, seed, duplicate)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    results = []
+    with tqdm(total=len(work), unit="match", disable=None) as bar:
+        for index, (seats, record) in enumerate(run(work, jobs or os.cpu_count() or 1, bar.update)):
+            results.append(seats)
+            if out is not None and record is not None:
+                (out / f"match-{index}.json").write_text(json.dumps(record))
+    stats = summarise(results)
+    click.echo(f"{len(work)} matches under {rules_name}{' (duplicate)' if duplicate else ''}")
+    click.echo(f"{'bot':<18}" + "".join(f"{c:>18}" for c in COLUMNS))
+    for name in sorted(stats, key=lambda b: stats[b].mean_place()[0]):
+        row = stats[name].table_row(players)
+        cells = []
+        for column in COLUMNS:
+            value, half = row[column]
+            if column in ("avg place",):
+                cells.append(f"{value:.3f} ± {half:.3f}")
+            elif column == "avg score":
+                cells.append(f"{value:.0f} ± {half:.0f}")
+            else:
+                cells.append(f"{value:.1%} ± {half:.1%}")
+        click.echo(f"{name:<18}" + "".join(f"{c:>18}" for c in cells))

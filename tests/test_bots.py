@@ -1,0 +1,125 @@
+"""Built-in bots and the arena."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from game_helpers import arranged_wall
+from riichi.bots import BOT_LABEL, Agent, EfficiencyBot, RandomBot, TsumogiriBot, make_bot
+from riichi.bots.arena import play_task, run, summarise, tasks
+from riichi.cli import main
+from riichi.game import Action, ActionType, Match, observe
+from riichi.rules import find_ruleset
+
+
+def start(hands: list[str], draws: list[str]) -> Match:
+    return Match(find_ruleset("online"), 0, walls=[arranged_wall(hands, draws)] * 30)
+
+
+def test_bots_are_agents_and_labelled_as_bots() -> None:
+    for name in ("random", "tsumogiri", "efficiency"):
+        bot = make_bot(name, 1)
+        assert isinstance(bot, Agent)
+        assert bot.name.endswith(BOT_LABEL)
+
+
+def test_efficiency_lets_a_lone_honour_go_and_keeps_tenpai() -> None:
+    m = start(["123m456p789s1122z", "", "", ""], ["5z"])
+    action = EfficiencyBot(0).act(observe(m, 0))
+    assert action.type is ActionType.RIICHI and action.tile is not None and action.tile >> 2 == 31
+
+
+def test_efficiency_takes_a_win() -> None:
+    m = start(["123m456p789s1122z", "", "", ""], ["1z"])
+    assert EfficiencyBot(0).act(observe(m, 0)).type is ActionType.TSUMO
+
+
+def discard_kind(m: Match, kind: int) -> None:
+    seat, actions = next(iter(m.legal_actions().items()))
+    m.apply(
+        seat,
+        next(
+            a
+            for a in actions
+            if a.type is ActionType.DISCARD and a.tile is not None and a.tile >> 2 == kind
+        ),
+    )
+
+
+def test_efficiency_pons_a_dragon_but_not_a_plain_tile_without_yaku() -> None:
+    dealer = "7z9m2m5m3p6p9p1s4s7s2z4z6z"
+    # seat 1 is 2-shanten with a pair of red dragons: the pon gives a yaku and a set
+    m = start([dealer, "77z123m456p78s19p3z", "", ""], ["3z"])
+    discard_kind(m, 33)
+    assert EfficiencyBot(0).act(observe(m, 1)).type is ActionType.PON
+    # the same shape with a pair of 9m: a pon of 9m would leave no yaku
+    m = start([dealer, "99m123m456p78s19p3z", "", ""], ["3z"])
+    discard_kind(m, 8)
+    assert [a.type for a in m.legal_actions()[1]] == [ActionType.PON, ActionType.PASS]
+    assert EfficiencyBot(0).act(observe(m, 1)).type is ActionType.PASS
+
+
+def test_tsumogiri_discards_its_draw_and_never_calls() -> None:
+    m = start(["123m456p789s1134z", "", "", ""], ["6z"])
+    action = TsumogiriBot().act(observe(m, 0))
+    assert action == Action(ActionType.DISCARD, m.kyoku.drawn)
+
+
+def test_bots_are_deterministic_for_a_seed() -> None:
+    one, _ = play_task(
+        tasks(["random", "efficiency", "random", "efficiency"], 1, "online", 5, False)[0]
+    )
+    two, _ = play_task(
+        tasks(["random", "efficiency", "random", "efficiency"], 1, "online", 5, False)[0]
+    )
+    assert one == two
+    a, b = RandomBot(3), RandomBot(3)
+    m = Match(find_ruleset("online"), 1)
+    assert a.act(observe(m, 0)) == b.act(observe(m, 0))
+
+
+def test_duplicate_plays_every_rotation_on_each_wall() -> None:
+    work = tasks(["efficiency", "random", "random", "random"], 2, "online", 7, True)
+    assert len(work) == 8
+    assert {t.seed for t in work} == {7, 8}
+    assert sorted(t.seating.index("efficiency") for t in work if t.seed == 7) == [0, 1, 2, 3]
+
+
+def test_efficiency_beats_random_in_a_duplicate_arena() -> None:
+    work = tasks(["efficiency", "random", "efficiency", "random"], 4, "online", 11, True)
+    stats = summarise(seats for seats, _ in run(work))
+    eff, rnd = stats["efficiency"].mean_place(), stats["random"].mean_place()
+    # the gap is far wider than both confidence half-widths
+    assert eff[0] + eff[1] < rnd[0] - rnd[1]
+    assert stats["efficiency"].wins > 0 and stats["random"].wins == 0
+
+
+def test_arena_command(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main,
+        [
+            "arena",
+            "--bots",
+            "efficiency,random,tsumogiri,random",
+            "--games",
+            "1",
+            "--duplicate",
+            "--jobs",
+            "1",
+            "--rules",
+            "online",
+            "--out",
+            str(tmp_path),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "4 matches under online (duplicate)" in result.stdout
+    assert "efficiency" in result.stdout and "±" in result.stdout
+    records = sorted(tmp_path.glob("match-*.json"))
+    assert len(records) == 4
+    assert json.loads(records[0].read_text())["version"] == 1
+    bad = CliRunner().invoke(main, ["arena", "--bots", "efficiency,nobody,random,random"])
+    assert bad.exit_code == 2 and "give 4 bots" in bad.output
