@@ -123,3 +123,49 @@ def test_arena_command(tmp_path: Path) -> None:
     assert json.loads(records[0].read_text())["version"] == 1
     bad = CliRunner().invoke(main, ["arena", "--bots", "efficiency,nobody,random,random"])
     assert bad.exit_code == 2 and "give 4 bots" in bad.output
+
+
+def riichi_threat() -> Match:
+    """Seat 1 declares riichi on a 5p; the dealer, far from tenpai, holds 456p."""
+    from test_game_rules import pass_others, tsumogiri
+
+    hands = ["456p258m369s2346z", "234567m234p6799s", "", ""]
+    m = start(hands, ["8p", "5p", "", "", "9p"])
+    tsumogiri(m, 0)
+    riichi = next(a for a in m.legal_actions()[1] if a.type is ActionType.RIICHI)
+    m.apply(1, riichi)
+    pass_others(m)
+    tsumogiri(m, 2)
+    tsumogiri(m, 3)
+    return m
+
+
+def test_defensive_folds_to_genbutsu_against_riichi() -> None:
+    m = riichi_threat()
+    bot = make_bot("defensive")
+    assert bot.threats(observe(m, 0)) == [1]  # type: ignore[attr-defined]
+    action = bot.act(observe(m, 0))
+    assert action.type is ActionType.DISCARD and action.tile is not None
+    assert action.tile >> 2 == 13  # the 5p the riichi player threw: safe
+    efficient = EfficiencyBot(0).act(observe(m, 0))
+    assert efficient.tile is not None and efficient.tile >> 2 != 13  # it would keep 456p
+
+
+def test_danger_reading() -> None:
+    m = riichi_threat()
+    bot = make_bot("defensive")
+    obs = observe(m, 0)
+    danger = bot.danger  # type: ignore[attr-defined]
+    assert danger(obs, 1, 13) == 0.0  # genbutsu
+    # 2p and 8p are suji of 5p: less dangerous than a plain middle tile
+    assert danger(obs, 1, 10) < danger(obs, 1, 11)
+    assert danger(obs, 1, 16) < danger(obs, 1, 15)
+    assert danger(obs, 1, 27) <= 3.0 < danger(obs, 1, 3)  # an honour is safer than 4m
+
+
+def test_defensive_beats_efficiency_on_deal_ins() -> None:
+    work = tasks(["defensive", "efficiency", "efficiency", "efficiency"], 5, "online", 3, True)
+    stats = summarise(seats for seats, _ in run(work))
+    d, e = stats["defensive"], stats["efficiency"]
+    assert d.deal_ins / d.hands < e.deal_ins / e.hands
+    assert d.mean_place()[0] < e.mean_place()[0]

@@ -45,14 +45,14 @@ def check_invariants(match: Match) -> None:
     hidden_wall |= set(k.wall.ura) | set(k.wall.dora[k.dora_shown :])
     for viewer in [None, *range(n)]:
         view = observe(match, viewer)
-        text = repr(view)
         seen = set(view.hand or ()) | set(view.dora_indicators)
         seen |= {d[0] for ds in view.discards for d in ds}
         for s, seat in enumerate(k.seats):
             if s != viewer:
                 assert not (set(seat.hand) & seen), f"seat {viewer} sees seat {s}'s tiles"
         assert not (hidden_wall & seen)
-        assert "ura" not in text
+        # no field of an observation can hold an ura indicator or the wall
+        assert not {"ura", "wall"} & {f.split("_")[0] for f in view.__dataclass_fields__}
         if viewer is not None:
             assert view.hand == tuple(sorted(k.seats[viewer].hand))
 

@@ -1,0 +1,186 @@
+"""The defensive bot: the efficiency bot plus reading danger and choosing to push or fold.
+
+Against a riichi or a big open hand every tile gets a danger estimate from
+what the table shows: genbutsu (the threat's own discards, and tiles that
+passed after its riichi), suji, kabe and one-chance walls, how many copies of
+an honour are out, and the threat's furiten. The bot pushes with a close,
+valuable hand and folds to the safest tile otherwise.
+"""
+
+from __future__ import annotations
+
+from riichi.bots.agent import winning
+from riichi.bots.efficiency import EfficiencyBot, hand_counts, visible_counts
+from riichi.game import Action, ActionType, Observation
+from riichi.hand import shanten_kokushi, ukeire
+from riichi.tiles import DRAGONS, EAST, NUM_KINDS, WINDS, dora_of, is_red
+
+SAFE = 0.0
+
+
+class DefensiveBot(EfficiencyBot):
+    """Efficient when nobody threatens, careful when someone does (seeded)."""
+
+    kind = "defensive"
+
+    def act(self, observation: Observation) -> Action:
+        obs = observation
+        legal = obs.legal
+        win = winning(legal)
+        if win is not None:
+            return win
+        threats = self.threats(obs)
+        types = {a.type for a in legal}
+        if ActionType.KYUUSHU in types:
+            # abort a hopeless start, unless thirteen orphans is close
+            assert obs.hand is not None
+            if shanten_kokushi(hand_counts(obs.hand)) > 2:
+                return next(a for a in legal if a.type is ActionType.KYUUSHU)
+        if ActionType.PASS in types:
+            if threats and self._shanten(obs) > 1:
+                return next(a for a in legal if a.type is ActionType.PASS)
+            return self._respond(obs)
+        if not threats:
+            return super().act(obs)
+        return self._guarded_discard(obs, threats)
+
+    # -------------------------------------------------------------- reading the table
+
+    def threats(self, obs: Observation) -> list[int]:
+        """Opponents in riichi, or with a big open hand (three calls, or two with value)."""
+        assert obs.seat is not None
+        out = []
+        for s in range(obs.rules.players):
+            if s == obs.seat:
+                continue
+            sets = obs.meld_tiles[s]
+            value = sum(
+                1
+                for tiles in sets
+                if tiles[0] >> 2 in (*DRAGONS, *WINDS) and tiles[0] >> 2 == tiles[-1] >> 2
+            )
+            if obs.riichi[s] or len(sets) >= 3 or (len(sets) >= 2 and value >= 1):
+                out.append(s)
+        return out
+
+    def danger(self, obs: Observation, threat: int, kind: int) -> float:
+        """How likely ``kind`` deals into ``threat`` (0 safe .. about 10 most dangerous)."""
+        river = obs.discards[threat]
+        own = {tile >> 2 for tile, *_ in river}
+        if kind in own:
+            return SAFE  # genbutsu, and the threat is furiten on it
+        if obs.riichi[threat]:
+            declared = next((i for i, d in enumerate(river) if d[2]), len(river))
+            passed = self._passed_since(obs, threat, declared)
+            if kind in passed:
+                return SAFE  # it went by after the riichi without a ron
+        seen = visible_counts(obs)
+        assert obs.hand is not None
+        mine = hand_counts(obs.hand)
+        out = [min(4, seen[k] + mine[k]) for k in range(NUM_KINDS)]
+        if kind >= 27:
+            left = 4 - out[kind]
+            return {0: SAFE, 1: 0.5, 2: 2.0}.get(left, 3.0)
+        rank = kind % 9  # 0..8
+        base = 5.0 if rank in (0, 8) else 6.0 if rank in (1, 7) else 8.0
+        if self._suji(kind, own):
+            base *= 0.4
+        if self._walled(kind, out):
+            base *= 0.3
+        dora = {dora_of(t >> 2) for t in obs.dora_indicators}
+        if kind in dora:
+            base *= 1.3
+        return base
+
+    def _passed_since(self, obs: Observation, threat: int, declared: int) -> set[int]:
+        """Kinds others let go after the threat's riichi (estimated from river lengths)."""
+        share = declared / max(1, len(obs.discards[threat]))
+        kinds: set[int] = set()
+        for s, river in enumerate(obs.discards):
+            if s == threat:
+                continue
+            start = int(len(river) * share)
+            kinds |= {tile >> 2 for tile, *_ in river[start:]}
+        return kinds
+
+    @staticmethod
+    def _suji(kind: int, own: set[int]) -> bool:
+        rank = kind % 9
+        low, high = kind - 3, kind + 3
+        if rank <= 2:
+            return high in own
+        if rank >= 6:
+            return low in own
+        return low in own and high in own
+
+    @staticmethod
+    def _walled(kind: int, out: list[int]) -> bool:
+        """No-chance: the neighbours a two-sided wait would need are all out."""
+        rank = kind % 9
+        needs = []
+        if rank >= 2:
+            needs.append(kind - 1)  # waits like (k-2, k-1) need k-1
+        if rank <= 6:
+            needs.append(kind + 1)
+        return bool(needs) and all(out[k] >= 4 for k in needs)
+
+    # -------------------------------------------------------------- choosing
+
+    def _guarded_discard(self, obs: Observation, threats: list[int]) -> Action:
+        assert obs.hand is not None and obs.seat is not None
+        counts = hand_counts(obs.hand)
+        melds = self._melds(obs)
+        rows = ukeire(counts, visible_counts(obs), melds).discards
+        best_shanten = rows[0].shanten
+        push = self._should_push(obs, best_shanten)
+
+        def risk(kind: int) -> float:
+            return max(self.danger(obs, t, kind) for t in threats)
+
+        if push:
+            # keep the best shanten, and among those discards take the safest
+            keep = [r for r in rows if r.shanten == best_shanten]
+            keep.sort(key=lambda r: (risk(r.discard) > 6.0, -r.tiles, risk(r.discard)))
+            kind = keep[0].discard
+        else:
+            kind = min(rows, key=lambda r: (risk(r.discard), r.shanten, -r.tiles)).discard
+        choices = [
+            a
+            for a in obs.legal
+            if a.type is ActionType.DISCARD and a.tile is not None and a.tile >> 2 == kind
+        ]
+        if push:
+            choices = [
+                a
+                for a in obs.legal
+                if a.type is ActionType.RIICHI
+                and a.tile is not None
+                and a.tile >> 2 == kind
+                and self._riichi_ok(obs)
+            ] or choices
+        if not choices:
+            choices = [a for a in obs.legal if a.type is ActionType.DISCARD]
+        choices.sort(key=lambda a: (is_red(a.tile or 0, obs.rules.red_fives), a.tile != obs.drawn))
+        return choices[0]
+
+    def _should_push(self, obs: Observation, best_shanten: int) -> bool:
+        if best_shanten <= 0:
+            return True  # tenpai after the discard: keep going
+        if best_shanten >= 2:
+            return False
+        # one-shanten: push only with value (dora, red fives, a value triplet)
+        assert obs.hand is not None and obs.seat is not None
+        dora = [dora_of(t >> 2) for t in obs.dora_indicators]
+        tiles = list(obs.hand) + [t for m in obs.meld_tiles[obs.seat] for t in m]
+        value = sum(1 for t in tiles if t >> 2 in dora)
+        value += sum(1 for t in tiles if is_red(t, obs.rules.red_fives))
+        counts = hand_counts(tiles)
+        seat_wind = EAST + (obs.seat - obs.dealer) % obs.rules.players
+        value += sum(1 for k in (*DRAGONS, seat_wind, obs.round_wind) if counts[k] >= 3)
+        return value >= 2 and obs.live_left > 8
+
+    def _riichi_ok(self, obs: Observation) -> bool:
+        """No riichi that would make it four (an abortive draw) or on the last draws."""
+        assert obs.seat is not None
+        others = sum(1 for s, r in enumerate(obs.riichi) if r and s != obs.seat)
+        return others < 3 and obs.live_left >= 4
