@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from riichi.bots import make_bot
-from riichi.game import Match, observe
+from riichi.bots.play import play_match
+from riichi.game import Match
 from riichi.rules import RuleSet, find_ruleset
 
 
@@ -40,10 +41,7 @@ def play_task(task: Task) -> tuple[list[SeatResult], dict[str, Any] | None]:
     """Play one match; return each seat's result (and the record)."""
     rules = find_ruleset(task.rules)
     bots = [make_bot(name, f"{task.seed}:{seat}") for seat, name in enumerate(task.seating)]
-    match = Match(rules, task.seed, [b.name for b in bots])
-    while not match.over:
-        seat, _ = next(iter(match.legal_actions().items()))
-        match.apply(seat, bots[seat].act(observe(match, seat)))
+    match = play_match(Match(rules, task.seed, [b.name for b in bots]), bots)
     return _seat_results(match, task.seating), match.record()
 
 
