@@ -8,6 +8,7 @@ from riichi import __version__
 from riichi.cli.arena import arena_command
 from riichi.cli.convert import convert_command
 from riichi.cli.hand import hand_command
+from riichi.cli.play import play_command
 from riichi.cli.replay import replay_command
 from riichi.cli.score import score_command
 from riichi.cli.selfplay import selfplay_command
@@ -24,4 +25,5 @@ main.add_command(score_command)
 main.add_command(replay_command)
 main.add_command(convert_command)
 main.add_command(arena_command)
+main.add_command(play_command)
 main.add_command(selfplay_command)
