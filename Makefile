@@ -13,9 +13,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-## run: the main job (until the game lands: the hand analyser; HAND=... for one hand)
+## run: the main job: a match against three bots in the terminal (RULES=... to choose)
+RULES ?= online
 run: $(STAMP)
-	$(BIN)/riichi hand $(HAND)
+	$(BIN)/riichi play --rules $(RULES)
 
 ## test: lint, types, layer contract and the whole test suite
 test: lint unit
