@@ -18,128 +18,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from riichi.bots.agent import BOT_LABEL
+from riichi.formats.mjai import MjaiStream
 from riichi.game import Action, ActionType, Event, Observation
 from riichi.rules import RuleSet
 from riichi.tiles import mjai_name, parse_mjai
 
 log = logging.getLogger(__name__)
 
-_WINDS = "ESWN"
 _CALL_TYPES = {"chi": ActionType.CHI, "pon": ActionType.PON, "daiminkan": ActionType.KAN}
-
-
-class MjaiStream:
-    """Our events, as one seat may see them, turned into mjai events."""
-
-    def __init__(self, rules: RuleSet, players: Sequence[str], viewer: int) -> None:
-        self.rules = rules
-        self.players = list(players)
-        self.viewer = viewer
-        self.start: dict[str, Any] | None = None
-        self.pons: dict[tuple[int, int], list[int]] = {}
-
-    def name(self, tile: int) -> str:
-        return mjai_name(tile, self.rules.red_fives)
-
-    def feed(self, event: Event) -> list[dict[str, Any]]:
-        d, kind = event.data, event.type
-        if not event.visible_to(self.viewer):
-            return []
-        if kind == "start_match":
-            return [{"type": "start_game", "id": self.viewer, "names": self.players}]
-        if kind == "start_hand":
-            self.start, self.pons = d, {}
-            return []
-        if kind == "deal" and self.start is not None:
-            n = self.rules.players
-            tehais = [["?"] * 13 for _ in range(n)]
-            tehais[self.viewer] = [self.name(t) for t in d["hand"]]
-            s = self.start
-            return [
-                {
-                    "type": "start_kyoku",
-                    "bakaze": _WINDS[s["round_wind"] - 27],
-                    "dora_marker": self.name(s["dora"]),
-                    "kyoku": s["dealer"] + 1,
-                    "honba": s["honba"],
-                    "kyotaku": s["sticks"],
-                    "oya": s["dealer"],
-                    "scores": list(s["scores"]),
-                    "tehais": tehais,
-                }
-            ]
-        if kind == "draw":
-            if "tile" in d:
-                return [{"type": "tsumo", "actor": d["seat"], "pai": self.name(d["tile"])}]
-            if d["seat"] != self.viewer:
-                return [{"type": "tsumo", "actor": d["seat"], "pai": "?"}]
-            return []
-        if kind == "discard":
-            out = [{"type": "reach", "actor": d["seat"]}] if d["riichi"] else []
-            return [
-                *out,
-                {
-                    "type": "dahai",
-                    "actor": d["seat"],
-                    "pai": self.name(d["tile"]),
-                    "tsumogiri": d["tsumogiri"],
-                },
-            ]
-        if kind == "riichi":
-            return [{"type": "reach_accepted", "actor": d["seat"]}]
-        if kind == "call":
-            used = list(d["tiles"])
-            used.remove(d["tile"])
-            call = {"chi": "chi", "pon": "pon", "kan": "daiminkan"}[d["type"]]
-            if call == "pon":
-                self.pons[(d["seat"], d["tile"] >> 2)] = list(d["tiles"])
-            return [
-                {
-                    "type": call,
-                    "actor": d["seat"],
-                    "target": d["source"],
-                    "pai": self.name(d["tile"]),
-                    "consumed": [self.name(t) for t in used],
-                }
-            ]
-        if kind == "ankan":
-            return [
-                {
-                    "type": "ankan",
-                    "actor": d["seat"],
-                    "consumed": [self.name(t) for t in d["tiles"]],
-                }
-            ]
-        if kind == "kakan":
-            pon = self.pons.get((d["seat"], d["tile"] >> 2), [])
-            return [
-                {
-                    "type": "kakan",
-                    "actor": d["seat"],
-                    "pai": self.name(d["tile"]),
-                    "consumed": [self.name(t) for t in pon],
-                }
-            ]
-        if kind == "dora":
-            return [{"type": "dora", "dora_marker": self.name(d["indicator"])}]
-        if kind == "win":
-            source = d["source"] if d["source"] is not None else d["seat"]
-            return [
-                {
-                    "type": "hora",
-                    "actor": d["seat"],
-                    "target": source,
-                    "deltas": d["result"]["deltas"],
-                    "ura_markers": [self.name(t) for t in d["ura"]],
-                }
-            ]
-        if kind == "ryuukyoku":
-            return [{"type": "ryukyoku", "deltas": list(d["deltas"])}]
-        if kind == "end_hand":
-            return [{"type": "end_kyoku"}]
-        if kind == "end_match":
-            return [{"type": "end_game"}]
-        return []
 
 
 class MjaiProcessBot:

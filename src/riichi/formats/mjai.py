@@ -9,16 +9,19 @@ names the very copy the seat holds. Field meanings: FORMATS.md section 3.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from riichi.formats.mjlog import LogFormatError, LogGame, LogHand, Step
-from riichi.game import Match
+from riichi.game import Event, Match
+from riichi.rules import RuleSet
 from riichi.scoring import Meld, MeldType
 from riichi.tiles import FIVES, P5, mjai_name, parse_mjai
 
 _WINDS = {"E": 0, "S": 4, "W": 8, "N": 12}
 _WIND_NAMES = "ESWN"
+_CALL_NAMES = {"chi": "chi", "pon": "pon", "kan": "daiminkan"}
 _CALLS = {"chi": MeldType.CHI, "pon": MeldType.PON, "daiminkan": MeldType.MINKAN}
 
 
@@ -209,101 +212,126 @@ def _pon_ids(hand: LogHand, seat: int, kind: int) -> tuple[int, ...]:
 
 def write_mjai(match: Match) -> list[dict[str, Any]]:
     """A match's events as mjai events (the full, unmasked log)."""
-    reds = match.rules.red_fives
+    stream = MjaiStream(match.rules, match.players)
+    return [e for event in match.events for e in stream.feed(event)]
 
-    def name(tile: int) -> str:
-        return mjai_name(tile, reds)
 
-    out: list[dict[str, Any]] = [{"type": "start_game", "names": list(match.players)}]
-    deals: dict[int, list[int]] = {}
-    start: dict[str, Any] | None = None
-    pon_tiles: dict[tuple[int, int], list[int]] = {}
-    for event in match.events:
+class MjaiStream:
+    """Our events turned into mjai events: as one seat may see them, or all of them."""
+
+    def __init__(self, rules: RuleSet, players: Sequence[str], viewer: int | None = None) -> None:
+        self.rules = rules
+        self.players = list(players)
+        self.viewer = viewer
+        self.start: dict[str, Any] | None = None
+        self.pons: dict[tuple[int, int], list[int]] = {}
+        self.deals: dict[int, list[str]] = {}
+
+    def name(self, tile: int) -> str:
+        return mjai_name(tile, self.rules.red_fives)
+
+    def feed(self, event: Event) -> list[dict[str, Any]]:
         d, kind = event.data, event.type
+        if self.viewer is not None and not event.visible_to(self.viewer):
+            return []
+        if kind == "start_match":
+            start = {"type": "start_game", "names": self.players}
+            return [start if self.viewer is None else {**start, "id": self.viewer}]
         if kind == "start_hand":
-            start = d
-            deals = {}
-            pon_tiles = {}
-        elif kind == "deal":
-            deals[d["seat"]] = d["hand"]
-            if start is not None and len(deals) == match.rules.players:
-                out.append(
-                    {
-                        "type": "start_kyoku",
-                        "bakaze": _WIND_NAMES[start["round_wind"] - 27],
-                        "dora_marker": name(start["dora"]),
-                        "kyoku": start["dealer"] + 1,
-                        "honba": start["honba"],
-                        "kyotaku": start["sticks"],
-                        "oya": start["dealer"],
-                        "scores": list(start["scores"]),
-                        "tehais": [[name(t) for t in deals[s]] for s in range(len(deals))],
-                    }
-                )
-        elif kind == "draw" and "tile" in d:
-            out.append({"type": "tsumo", "actor": d["seat"], "pai": name(d["tile"])})
-        elif kind == "discard":
-            if d["riichi"]:
-                out.append({"type": "reach", "actor": d["seat"]})
-            out.append(
+            self.start, self.pons, self.deals = d, {}, {}
+            return []
+        if kind == "deal" and self.start is not None:
+            self.deals[d["seat"]] = [self.name(t) for t in d["hand"]]
+            n = self.rules.players
+            if self.viewer is None and len(self.deals) < n:
+                return []  # the full log shows every hand at once
+            tehais = [self.deals.get(seat, ["?"] * 13) for seat in range(n)]
+            s = self.start
+            return [
+                {
+                    "type": "start_kyoku",
+                    "bakaze": _WIND_NAMES[s["round_wind"] - 27],
+                    "dora_marker": self.name(s["dora"]),
+                    "kyoku": s["dealer"] + 1,
+                    "honba": s["honba"],
+                    "kyotaku": s["sticks"],
+                    "oya": s["dealer"],
+                    "scores": list(s["scores"]),
+                    "tehais": tehais,
+                }
+            ]
+        if kind == "draw":
+            if "tile" in d:
+                return [{"type": "tsumo", "actor": d["seat"], "pai": self.name(d["tile"])}]
+            if self.viewer is not None and d["seat"] != self.viewer:
+                return [{"type": "tsumo", "actor": d["seat"], "pai": "?"}]
+            return []
+        if kind == "discard":
+            out = [{"type": "reach", "actor": d["seat"]}] if d["riichi"] else []
+            return [
+                *out,
                 {
                     "type": "dahai",
                     "actor": d["seat"],
-                    "pai": name(d["tile"]),
+                    "pai": self.name(d["tile"]),
                     "tsumogiri": d["tsumogiri"],
-                }
-            )
-        elif kind == "riichi":
-            out.append({"type": "reach_accepted", "actor": d["seat"]})
-        elif kind == "call":
+                },
+            ]
+        if kind == "riichi":
+            return [{"type": "reach_accepted", "actor": d["seat"]}]
+        if kind == "call":
             used = list(d["tiles"])
             used.remove(d["tile"])
             call = {"chi": "chi", "pon": "pon", "kan": "daiminkan"}[d["type"]]
             if call == "pon":
-                pon_tiles[(d["seat"], d["tile"] >> 2)] = list(d["tiles"])
-            out.append(
+                self.pons[(d["seat"], d["tile"] >> 2)] = list(d["tiles"])
+            return [
                 {
                     "type": call,
                     "actor": d["seat"],
                     "target": d["source"],
-                    "pai": name(d["tile"]),
-                    "consumed": [name(t) for t in used],
+                    "pai": self.name(d["tile"]),
+                    "consumed": [self.name(t) for t in used],
                 }
-            )
-        elif kind == "ankan":
-            out.append(
-                {"type": "ankan", "actor": d["seat"], "consumed": [name(t) for t in d["tiles"]]}
-            )
-        elif kind == "kakan":
-            pon = pon_tiles.get((d["seat"], d["tile"] >> 2), [])
-            out.append(
+            ]
+        if kind == "ankan":
+            return [
+                {
+                    "type": "ankan",
+                    "actor": d["seat"],
+                    "consumed": [self.name(t) for t in d["tiles"]],
+                }
+            ]
+        if kind == "kakan":
+            pon = self.pons.get((d["seat"], d["tile"] >> 2), [])
+            return [
                 {
                     "type": "kakan",
                     "actor": d["seat"],
-                    "pai": name(d["tile"]),
-                    "consumed": [name(t) for t in pon],
+                    "pai": self.name(d["tile"]),
+                    "consumed": [self.name(t) for t in pon],
                 }
-            )
-        elif kind == "dora":
-            out.append({"type": "dora", "dora_marker": name(d["indicator"])})
-        elif kind == "win":
+            ]
+        if kind == "dora":
+            return [{"type": "dora", "dora_marker": self.name(d["indicator"])}]
+        if kind == "win":
             source = d["source"] if d["source"] is not None else d["seat"]
-            out.append(
+            return [
                 {
                     "type": "hora",
                     "actor": d["seat"],
                     "target": source,
                     "deltas": d["result"]["deltas"],
-                    "ura_markers": [name(t) for t in d["ura"]],
+                    "ura_markers": [self.name(t) for t in d["ura"]],
                 }
-            )
-        elif kind == "ryuukyoku":
-            out.append({"type": "ryukyoku", "deltas": list(d["deltas"])})
-        elif kind == "end_hand":
-            out.append({"type": "end_kyoku"})
-        elif kind == "end_match":
-            out.append({"type": "end_game"})
-    return out
+            ]
+        if kind == "ryuukyoku":
+            return [{"type": "ryukyoku", "deltas": list(d["deltas"])}]
+        if kind == "end_hand":
+            return [{"type": "end_kyoku"}]
+        if kind == "end_match":
+            return [{"type": "end_game"}]
+        return []
 
 
 def to_jsonl(events: list[dict[str, Any]]) -> str:
