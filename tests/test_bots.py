@@ -169,3 +169,29 @@ def test_defensive_beats_efficiency_on_deal_ins() -> None:
     d, e = stats["defensive"], stats["efficiency"]
     assert d.deal_ins / d.hands < e.deal_ins / e.hands
     assert d.mean_place()[0] < e.mean_place()[0]
+
+
+def test_open_hands_threaten_only_with_a_possible_yaku() -> None:
+    from riichi.bots.defensive import DefensiveBot
+    from riichi.game import Observation
+
+    m = Match(find_ruleset("online"), 4)
+    base = observe(m, 0)
+
+    def with_melds(*sets: str) -> Observation:
+        from dataclasses import replace
+
+        from riichi.tiles import parse_tiles
+
+        taken: set[int] = set()
+        tiles = tuple(tuple(parse_tiles(s, taken)) for s in sets)
+        melds = list(base.meld_tiles)
+        melds[2] = tiles
+        return replace(base, meld_tiles=tuple(melds))
+
+    bot = DefensiveBot(0)
+    assert bot.threats(with_melds("123m", "456p", "789s")) == []  # no yaku in sight
+    assert bot.threats(with_melds("555z", "123m")) == [2]  # a dragon triplet
+    assert bot.threats(with_melds("123m", "456m", "789m")) == [2]  # a flush
+    assert bot.threats(with_melds("234m", "456p", "678s")) == [2]  # open tanyao
+    assert bot.threats(with_melds("111m", "999p", "222s")) == [2]  # all triplets

@@ -13,7 +13,7 @@ from riichi.bots.agent import winning
 from riichi.bots.efficiency import EfficiencyBot, hand_counts, visible_counts
 from riichi.game import Action, ActionType, Observation
 from riichi.hand import shanten_kokushi, ukeire
-from riichi.tiles import DRAGONS, EAST, NUM_KINDS, WINDS, dora_of, is_red
+from riichi.tiles import DRAGONS, EAST, NUM_KINDS, dora_of, is_red
 
 SAFE = 0.0
 
@@ -47,21 +47,36 @@ class DefensiveBot(EfficiencyBot):
     # -------------------------------------------------------------- reading the table
 
     def threats(self, obs: Observation) -> list[int]:
-        """Opponents in riichi, or with a big open hand (three calls, or two with value)."""
+        """Opponents in riichi, or with an open hand that can win with value.
+
+        Calls alone are no threat: an open hand needs a yaku. Two calls with a
+        value triplet, or three calls that keep a flush, all triplets or all
+        simples, are.
+        """
         assert obs.seat is not None
         out = []
         for s in range(obs.rules.players):
             if s == obs.seat:
                 continue
-            sets = obs.meld_tiles[s]
-            value = sum(
-                1
-                for tiles in sets
-                if tiles[0] >> 2 in (*DRAGONS, *WINDS) and tiles[0] >> 2 == tiles[-1] >> 2
-            )
-            if obs.riichi[s] or len(sets) >= 3 or (len(sets) >= 2 and value >= 1):
+            if obs.riichi[s] or self._open_threat(obs, s):
                 out.append(s)
         return out
+
+    def _open_threat(self, obs: Observation, seat: int) -> bool:
+        sets = obs.meld_tiles[seat]
+        if len(sets) < 2:
+            return False
+        kinds = [[t >> 2 for t in tiles] for tiles in sets]
+        triplets = [k[0] for k in kinds if k[0] == k[-1]]
+        wind = EAST + (seat - obs.dealer) % obs.rules.players
+        if any(k in (*DRAGONS, wind, obs.round_wind) for k in triplets):
+            return True
+        if len(sets) < 3:
+            return False
+        flat = [k for group in kinds for k in group]
+        suits = {k // 9 for k in flat if k < 27}
+        simples = all(k < 27 and k % 9 not in (0, 8) for k in flat)
+        return len(suits) <= 1 or len(triplets) == len(sets) or simples
 
     def danger(self, obs: Observation, threat: int, kind: int) -> float:
         """How likely ``kind`` deals into ``threat`` (0 safe .. about 10 most dangerous)."""
