@@ -15,7 +15,7 @@ from typing import Any
 from riichi.bots import make_bot
 from riichi.bots.play import play_match
 from riichi.game import Match
-from riichi.rules import RuleSet, find_ruleset
+from riichi.rules import find_ruleset
 
 
 @dataclass(frozen=True)
@@ -176,8 +176,3 @@ def summarise(results: Iterable[list[SeatResult]]) -> dict[str, BotStats]:
         for r in seats:
             stats.setdefault(r.bot, BotStats(r.bot)).add(r)
     return stats
-
-
-def rules_players(rules: str) -> int:
-    r: RuleSet = find_ruleset(rules)
-    return r.players

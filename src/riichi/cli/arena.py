@@ -10,7 +10,7 @@ import click
 from tqdm import tqdm
 
 from riichi.bots import BOTS
-from riichi.bots.arena import rules_players, run, summarise, tasks
+from riichi.bots.arena import run, summarise, tasks
 from riichi.errors import RiichiError
 from riichi.rules import find_ruleset
 
@@ -50,8 +50,7 @@ def arena_command(
     """Play GAMES matches between the bots and print a table per bot (95% intervals)."""
     bots = [b.strip().lower() for b in bot_list.split(",") if b.strip()]
     try:
-        players = rules_players(rules_name)
-        find_ruleset(rules_name)
+        players = find_ruleset(rules_name).players
     except RiichiError as exc:
         raise click.UsageError(str(exc)) from None
     unknown = [b for b in bots if b not in BOTS]
