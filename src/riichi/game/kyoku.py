@@ -36,7 +36,6 @@ from riichi.tiles import (
     YAOCHU,
     is_red,
     is_yaochu,
-    tile_name,
     tiles_name,
 )
 
@@ -384,7 +383,6 @@ class Kyoku:
             "discard",
             seat=s,
             tile=tile,
-            name=tile_name(tile, self.rules.red_fives),
             tsumogiri=tsumogiri,
             riichi=riichi,
         )
