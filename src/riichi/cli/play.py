@@ -86,6 +86,7 @@ class TableApp(App[None]):
             yield Static(id="table")
             yield Static(id="result")
             yield Horizontal(id="actions")
+            yield Static("Your hand (click a tile to discard it; ↓ is the tile you drew):")
             yield Horizontal(id="hand")
         yield Footer()
 
