@@ -1,0 +1,3 @@
+from riichi.cli import main
+
+main()

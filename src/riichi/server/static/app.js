@@ -1,0 +1,420 @@
+// The riichi browser client: a lobby, a table over one websocket, and a replay viewer.
+// Plain JavaScript served as static files, so there is no build step.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const el = (tag, cls, text) => {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+
+const SUITS = ["Man", "Pin", "Sou"];
+const HONORS = ["Ton", "Nan", "Shaa", "Pei", "Haku", "Hatsu", "Chun"];
+const WINDS = ["East", "South", "West", "North"];
+const SUIT_LETTERS = "mps";
+const HONOR_NAMES = ["E", "S", "W", "N", "Wh", "Gr", "Rd"];
+
+let RED = new Set();
+
+function kindOf(tile) { return tile >> 2; }
+
+function tileName(tile) {
+  const k = kindOf(tile);
+  if (k >= 27) return HONOR_NAMES[k - 27];
+  const n = RED.has(tile) ? 0 : (k % 9) + 1;
+  return `${n}${SUIT_LETTERS[Math.floor(k / 9)]}`;
+}
+
+function tileArt(tile) {
+  const k = kindOf(tile);
+  if (k >= 27) return HONORS[k - 27];
+  const n = (k % 9) + 1;
+  return `${SUITS[Math.floor(k / 9)]}${n}${RED.has(tile) ? "-Dora" : ""}`;
+}
+
+function tileEl(tile, extra) {
+  const node = el("span", "tile" + (extra ? " " + extra : ""));
+  if (tile === null || tile === undefined) {
+    node.classList.add("back");
+    return node;
+  }
+  const img = el("img");
+  img.src = `/static/tiles/${tileArt(tile)}.svg`;
+  img.alt = tileName(tile);
+  node.title = tileName(tile);
+  node.dataset.tile = tile;
+  node.appendChild(img);
+  return node;
+}
+
+function setStatus(text) { $("#status").textContent = text; }
+
+// ------------------------------------------------------------------ lobby
+
+async function showLobby() {
+  $("#lobby").hidden = false;
+  const presets = await (await fetch("/api/presets")).json();
+  const rules = $("#rules");
+  for (const p of presets) {
+    const opt = el("option", null, `${p.name} (${p.players}p)`);
+    opt.value = p.name;
+    if (p.name === "online") opt.selected = true;
+    rules.appendChild(opt);
+  }
+  const byName = Object.fromEntries(presets.map((p) => [p.name, p]));
+  const refresh = () => {
+    const p = byName[rules.value];
+    const length = $("#length");
+    length.replaceChildren();
+    for (const l of p.lengths) {
+      const opt = el("option", null, l);
+      opt.value = l;
+      if (l === p.length) opt.selected = true;
+      length.appendChild(opt);
+    }
+    const box = $("#seat-kinds");
+    box.querySelectorAll("label").forEach((n) => n.remove());
+    for (let s = 1; s < p.players; s++) {
+      const label = el("label", null, `Seat ${s + 1} `);
+      const sel = el("select");
+      sel.name = `seat${s}`;
+      for (const kind of ["efficiency", "defensive", "random", "human"]) {
+        const opt = el("option", null, kind === "human" ? "a friend (link)" : `${kind} bot`);
+        opt.value = kind;
+        sel.appendChild(opt);
+      }
+      label.appendChild(sel);
+      box.appendChild(label);
+    }
+  };
+  rules.addEventListener("change", refresh);
+  refresh();
+  $("#new-table").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const form = new FormData(ev.target);
+    const p = byName[form.get("rules")];
+    const seats = ["human"];
+    for (let s = 1; s < p.players; s++) seats.push(form.get(`seat${s}`));
+    const body = {
+      rules: p.name, length: form.get("length"), seats,
+      names: [form.get("name") || ""],
+    };
+    const res = await fetch("/api/tables", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    const table = await res.json();
+    if (!res.ok) { setStatus(table.error); return; }
+    const mine = `/table/${table.id}?token=${table.tokens[0]}`;
+    const friends = table.tokens.map((t, s) => [t, s]).filter(([t, s]) => t && s > 0);
+    if (friends.length === 0) { location.href = mine; return; }
+    const list = $("#link-list");
+    list.replaceChildren();
+    for (const [t, s] of friends) {
+      const li = el("li", null, `Seat ${s + 1}: `);
+      const a = el("a", null, `${location.origin}/table/${table.id}?token=${t}`);
+      a.href = a.textContent;
+      li.appendChild(a);
+      list.appendChild(li);
+    }
+    $("#my-seat").href = mine;
+    $("#links").hidden = false;
+  });
+  const games = await (await fetch("/api/games")).json();
+  for (const g of games) {
+    const li = el("li");
+    const a = el("a", null, `${g.rules}: ${g.players.join(", ")}`);
+    a.href = `/replay/${g.id}`;
+    li.appendChild(a);
+    if (g.standings) {
+      const top = [...g.standings].sort((x, y) => x.place - y.place)[0];
+      li.appendChild(el("span", "muted", ` (1st ${top.name} ${top.score})`));
+    }
+    $("#games").appendChild(li);
+  }
+  if (games.length === 0) $("#games").appendChild(el("li", "muted", "none yet"));
+}
+
+// ------------------------------------------------------------------ table drawing
+
+// Draws one state. `view` is the seat at the bottom; `open` gives every hand (replays).
+function drawTable(state, view, open) {
+  RED = new Set(state.red);
+  const n = state.players.length;
+  $("#board").dataset.players = n;
+  const center = $("#center");
+  center.replaceChildren();
+  const handNo = state.dealer + 1;
+  center.appendChild(el("div", "round", `${WINDS[state.round_wind - 27] || "?"} ${handNo}`));
+  center.appendChild(el("div", "honba", `honba ${state.honba} · sticks ${state.sticks}`));
+  center.appendChild(el("div", "left", `tiles left ${state.live_left}`));
+  const dora = el("div", "dora");
+  dora.appendChild(el("span", "label", "dora "));
+  for (const t of state.dora_indicators) dora.appendChild(tileEl(t, "small"));
+  center.appendChild(dora);
+
+  document.querySelectorAll(".seat-area").forEach((a) => { a.replaceChildren(); a.hidden = true; });
+  for (let s = 0; s < n; s++) {
+    const pos = (s - view + n) % n;
+    const area = document.querySelector(`.seat-area[data-pos="${n === 3 && pos === 2 ? 3 : pos}"]`);
+    area.hidden = false;
+    area.dataset.seat = s;
+    const head = el("div", "seat-head" + (state.current === s ? " current" : ""));
+    const wind = WINDS[(s - state.dealer + n) % n];
+    const player = state.players[s];
+    head.appendChild(el("span", "wind", wind[0]));
+    head.appendChild(el("span", "name", player.name));
+    head.appendChild(el("span", "score", String(state.scores[s])));
+    if (state.riichi[s]) head.appendChild(el("span", "riichi-stick", "riichi"));
+    area.appendChild(head);
+    if (open && state.hands) {
+      const hand = el("div", "hand small-hand");
+      for (const t of state.hands[s]) hand.appendChild(tileEl(t, "small"));
+      if (state.drawns[s] !== null) hand.appendChild(tileEl(state.drawns[s], "small drawn"));
+      area.appendChild(hand);
+    } else if (s !== view) {
+      const hand = el("div", "hand small-hand hidden-hand");
+      for (let i = 0; i < state.hand_sizes[s]; i++) hand.appendChild(tileEl(null, "small"));
+      area.appendChild(hand);
+    }
+    const melds = el("div", "melds");
+    for (const m of state.meld_tiles[s]) {
+      const group = el("span", "meld");
+      for (const t of m) group.appendChild(tileEl(t, "small"));
+      melds.appendChild(group);
+    }
+    area.appendChild(melds);
+    const river = el("div", "river");
+    for (const [t, tsumogiri, riichi, called] of state.discards[s]) {
+      const cls = ["small"];
+      if (riichi) cls.push("sideways");
+      if (called) cls.push("called");
+      if (tsumogiri) cls.push("tsumogiri");
+      river.appendChild(tileEl(t, cls.join(" ")));
+    }
+    area.appendChild(river);
+  }
+}
+
+// ------------------------------------------------------------------ results
+
+function resultHtml(events, players) {
+  const box = el("div");
+  for (const e of events) {
+    if (e.type === "win") {
+      const r = e.result;
+      const who = players[e.seat].name;
+      const how = e.source === e.seat ? "tsumo" : `ron from ${players[e.source].name}`;
+      box.appendChild(el("h3", null, `${who} wins by ${how}`));
+      const hand = el("div", "hand");
+      for (const t of e.hand) hand.appendChild(tileEl(t, "small"));
+      for (const m of e.melds) hand.appendChild(el("span", "meld-text", ` ${m}`));
+      box.appendChild(hand);
+      const yaku = el("ul", "yaku");
+      for (const y of r.yaku) yaku.appendChild(el("li", null, `${y.en} (${y.ja}) ${y.han} han`));
+      if (r.dora) yaku.appendChild(el("li", null, `dora ${r.dora}`));
+      if (r.aka) yaku.appendChild(el("li", null, `red fives ${r.aka}`));
+      if (r.ura) yaku.appendChild(el("li", null, `ura dora ${r.ura}`));
+      box.appendChild(yaku);
+      if (e.ura && e.ura.length) {
+        const ura = el("div", "dora");
+        ura.appendChild(el("span", "label", "ura indicators "));
+        for (const t of e.ura) ura.appendChild(tileEl(t, "small"));
+        box.appendChild(ura);
+      }
+      const fu = r.fu_items.map((i) => `${i.label} ${i.fu}`).join(", ");
+      const limit = r.limit && r.limit !== "none" ? ` · ${r.limit}` : "";
+      box.appendChild(el("p", "value", r.yakuman
+        ? `yakuman x${r.yakuman} · ${r.points} points`
+        : `${r.han} han ${r.fu} fu${limit} · ${r.points} points`));
+      if (!r.yakuman) box.appendChild(el("p", "muted fu", `fu: ${fu}`));
+      const pays = r.payments.map((p) => `${players[p.seat].name} pays ${p.points}`).join("; ");
+      box.appendChild(el("p", "payments", pays));
+    } else if (e.type === "ryuukyoku") {
+      box.appendChild(el("h3", null, e.kind === "exhaustive" ? "Exhaustive draw" : `Abortive draw: ${e.kind}`));
+      if (e.tenpai) box.appendChild(el("p", null, `tenpai: ${e.tenpai.map((s) => players[s].name).join(", ") || "nobody"}`));
+      if (e.nagashi && e.nagashi.length) box.appendChild(el("p", null, `nagashi mangan: ${e.nagashi.map((s) => players[s].name).join(", ")}`));
+    } else if (e.type === "end_hand") {
+      const deltas = el("table", "deltas");
+      e.deltas.forEach((d, s) => {
+        const row = el("tr");
+        row.appendChild(el("td", null, players[s].name));
+        row.appendChild(el("td", d > 0 ? "plus" : d < 0 ? "minus" : "", d > 0 ? `+${d}` : String(d)));
+        row.appendChild(el("td", null, String(e.scores[s])));
+        deltas.appendChild(row);
+      });
+      box.appendChild(deltas);
+    } else if (e.type === "end_match") {
+      box.appendChild(el("h3", null, "Final standings"));
+      const table = el("table", "standings");
+      const head = el("tr");
+      for (const h of ["place", "player", "score", "points"]) head.appendChild(el("th", null, h));
+      table.appendChild(head);
+      for (const x of [...e.standings].sort((a, b) => a.place - b.place)) {
+        const row = el("tr");
+        row.appendChild(el("td", null, String(x.place)));
+        row.appendChild(el("td", null, players[x.seat].name));
+        row.appendChild(el("td", null, String(x.score)));
+        row.appendChild(el("td", null, (x.points > 0 ? "+" : "") + x.points.toFixed(1)));
+        table.appendChild(row);
+      }
+      box.appendChild(table);
+    }
+  }
+  return box;
+}
+
+function showResult(events, players) {
+  const ends = events.filter((e) => ["win", "ryuukyoku", "end_hand", "end_match"].includes(e.type));
+  if (!ends.length) return;
+  $("#result-body").replaceChildren(resultHtml(ends, players));
+  const dialog = $("#result");
+  if (!dialog.open) dialog.showModal();
+}
+
+// ------------------------------------------------------------------ playing
+
+const ACTION_LABELS = {
+  tsumo: "Tsumo", ron: "Ron", chi: "Chi", pon: "Pon", kan: "Kan", ankan: "Kan (closed)",
+  kakan: "Kan (added)", kyuushu: "Nine terminals", pass: "Pass",
+};
+
+function playTable(tableId, token) {
+  $("#table").hidden = false;
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  let ws = null;
+  let state = null;
+  let seat = null;
+  let version = -1;
+  let riichiMode = false;
+
+  const send = (msg) => ws.send(JSON.stringify(msg));
+  const act = (action) => { riichiMode = false; send({ type: "action", action }); };
+
+  function render() {
+    if (!state) return;
+    drawTable(state, seat === null ? 0 : seat, false);
+    const hand = $("#my-hand");
+    hand.replaceChildren();
+    const actions = $("#actions");
+    actions.replaceChildren();
+    if (seat === null) { setStatus("watching"); return; }
+    const legal = state.legal;
+    const discards = new Set(legal.filter((a) => a.type === "discard").map((a) => a.tile));
+    const riichis = new Set(legal.filter((a) => a.type === "riichi").map((a) => a.tile));
+    const tiles = [...state.hand];
+    const addTile = (t, drawn) => {
+      const node = tileEl(t, drawn ? "drawn" : "");
+      const usable = riichiMode ? riichis.has(t) : discards.has(t);
+      if (usable) {
+        node.classList.add("playable");
+        if (riichiMode) node.classList.add("riichi-ok");
+        node.addEventListener("click", () => act({ type: riichiMode ? "riichi" : "discard", tile: t }));
+      }
+      hand.appendChild(node);
+    };
+    for (const t of tiles) addTile(t, false);
+    if (state.drawn !== null) addTile(state.drawn, true);
+    if (riichis.size) {
+      const b = el("button", "act riichi", riichiMode ? "Cancel riichi" : "Riichi");
+      b.dataset.action = "riichi";
+      b.addEventListener("click", () => { riichiMode = !riichiMode; render(); });
+      actions.appendChild(b);
+    }
+    for (const a of legal) {
+      if (a.type === "discard" || a.type === "riichi") continue;
+      let label = ACTION_LABELS[a.type] || a.type;
+      if (a.tiles && a.tiles.length && ["chi", "pon", "kan", "ankan"].includes(a.type)) {
+        label += " " + a.tiles.map(tileName).join("");
+      }
+      const b = el("button", `act ${a.type}`, label);
+      b.dataset.action = a.type;
+      b.addEventListener("click", () => act(a));
+      actions.appendChild(b);
+    }
+    if (state.over) setStatus("the match is over");
+    else if (legal.length) setStatus(riichiMode ? "choose the riichi discard" : "your move");
+    else setStatus("waiting");
+  }
+
+  function accept(msg) {
+    if (msg.type === "hello" || msg.type === "state") {
+      seat = msg.seat;
+      version = msg.version;
+      state = msg.state;
+      render();
+      return;
+    }
+    if (msg.type === "update") {
+      if (msg.from !== version) { send({ type: "sync" }); return; }  // missed versions
+      version = msg.version;
+      state = msg.state;
+      showResult(msg.events, state.players);
+      render();
+      return;
+    }
+    if (msg.type === "error") setStatus(msg.message);
+  }
+
+  function connect() {
+    ws = new WebSocket(`${proto}://${location.host}/ws/tables/${tableId}${query}`);
+    ws.addEventListener("message", (ev) => accept(JSON.parse(ev.data)));
+    ws.addEventListener("close", () => {
+      setStatus("connection lost; reconnecting");
+      setTimeout(connect, 1000);
+    });
+  }
+  connect();
+}
+
+// ------------------------------------------------------------------ replays
+
+async function showReplay(gameId) {
+  $("#table").hidden = false;
+  $("#replay-controls").hidden = false;
+  $("#dl-tenhou6").href = `/api/games/${gameId}/tenhou6`;
+  $("#dl-record").href = `/api/games/${gameId}/record`;
+  const res = await fetch(`/api/games/${gameId}/replay`);
+  const data = await res.json();
+  if (!res.ok) { setStatus(data.error); return; }
+  const frames = data.frames;
+  let at = 0;
+  const show = () => {
+    const f = frames[at];
+    drawTable(f, 0, true);
+    $("#frame-label").textContent = `${at}/${frames.length - 1} ${f.label || "deal"}`;
+    if (f.events.some((e) => e.type === "end_hand")) showResult(f.events, data.players);
+  };
+  const handStart = (i) => frames[i].hand_index;
+  document.querySelectorAll("#replay-controls button").forEach((b) => {
+    b.addEventListener("click", () => {
+      const step = b.dataset.step;
+      if (step === "1") at = Math.min(at + 1, frames.length - 1);
+      else if (step === "-1") at = Math.max(at - 1, 0);
+      else if (step === "hand") {
+        const h = handStart(at);
+        while (at < frames.length - 1 && handStart(at) === h) at++;
+      } else if (step === "-hand") {
+        const h = handStart(at);
+        while (at > 0 && handStart(at - 1) >= h) at--;
+        if (at > 0 && handStart(at) === h && h > 0) {
+          at--;
+          const prev = handStart(at);
+          while (at > 0 && handStart(at - 1) === prev) at--;
+        }
+      }
+      show();
+    });
+  });
+  setStatus(`replay: ${data.players.map((p) => p.name).join(", ")}`);
+  show();
+}
+
+// ------------------------------------------------------------------ routing
+
+const path = location.pathname.split("/").filter(Boolean);
+if (path[0] === "table") playTable(path[1], new URLSearchParams(location.search).get("token"));
+else if (path[0] === "replay") showReplay(path[1]);
+else showLobby();

@@ -1,0 +1,295 @@
+"""The server's public protocol: whole matches over websockets, refusals that change
+nothing, durable tables that survive a restart and a killed process."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from starlette.testclient import TestClient
+from websockets.sync.client import connect
+
+from riichi.game import Match
+from riichi.server import Store, create_app
+
+PREFERENCE = ("tsumo", "ron", "pass")
+
+
+def choose(state: dict[str, Any]) -> dict[str, Any]:
+    """A simple person: win when possible, never call, otherwise discard the drawn tile."""
+    legal = state["legal"]
+    for kind in PREFERENCE:
+        for action in legal:
+            if action["type"] == kind:
+                return dict(action)
+    drawn = {"type": "discard", "tile": state["drawn"]}
+    return drawn if drawn in legal else dict(legal[0])
+
+
+class Seat:
+    """A client of the public protocol over any websocket with send_text/receive_text."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        hello = self.receive()
+        assert hello["type"] == "hello"
+        self.seat = hello["seat"]
+        self.version = hello["version"]
+        self.state = hello["state"]
+        self.events: list[dict[str, Any]] = list(hello["events"])
+
+    def receive(self) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.receive_text())
+        return message
+
+    def send(self, message: Any) -> None:
+        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
+
+    def read_until(self, *kinds: str) -> dict[str, Any]:
+        while True:
+            message = self.receive()
+            if message["type"] == "update":
+                assert message["from"] == self.version, "a gap in versions"
+                self.version = message["version"]
+                self.state = message["state"]
+                self.events.extend(message["events"])
+            if message["type"] in kinds:
+                return message
+
+    def act(self) -> dict[str, Any]:
+        self.send({"type": "action", "action": choose(self.state)})
+        answer = self.read_until("ack", "error")
+        assert answer["type"] == "ack", answer
+        return answer
+
+    def await_turn(self) -> None:
+        """Read updates until this seat must decide (the table then waits on it) or it ends."""
+        while not self.state["legal"] and not self.state["over"]:
+            self.read_until("update")
+
+    def play(self, limit: int = 100_000) -> int:
+        """Act whenever asked until the match is over; returns how many actions were sent."""
+        sent = 0
+        while not self.state["over"] and sent < limit:
+            if self.state["legal"]:
+                self.act()
+                sent += 1
+            else:
+                self.read_until("update")
+        return sent
+
+
+def new_table(client: Any, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    table: dict[str, Any] = response.json()
+    return table
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'riichi.db'}"
+
+
+def test_a_person_plays_a_whole_match_against_three_bots(db: str) -> None:
+    with TestClient(create_app(db)) as client:
+        table = new_table(client, rules="online", length="east", seed="protocol-1")
+        assert [s["bot"] for s in table["seats"]] == [False, True, True, True]
+        assert all("(bot)" in s["name"] for s in table["seats"][1:])
+        with client.websocket_connect(f"/ws/tables/{table['id']}?token={table['tokens'][0]}") as ws:
+            seat = Seat(ws)
+            assert seat.seat == 0
+            sent = seat.play()
+        assert sent > 10
+        assert seat.state["standings"] is not None
+        assert sum(s["score"] for s in seat.state["standings"]) <= 100_000
+        # Only our own concealed tiles were ever sent to us.
+        assert all(e.get("to") in (None, 0) for e in seat.events)
+        games = client.get("/api/games").json()
+        assert [g["id"] for g in games] == [table["id"]]
+        record = client.get(f"/api/games/{table['id']}/record").json()
+        rebuilt = Match.from_record(record)
+        assert rebuilt.standings is not None
+        assert [s.score for s in rebuilt.standings] == [s["score"] for s in seat.state["standings"]]
+        log = client.get(f"/api/games/{table['id']}/tenhou6").json()
+        assert len(log["log"]) == len(rebuilt.results)
+
+
+def test_two_people_share_a_table_by_link_and_a_spectator_sees_no_hand(db: str) -> None:
+    with TestClient(create_app(db)) as client:
+        table = new_table(
+            client,
+            rules="tenhou",
+            length="east",
+            seats=["human", "human", "efficiency", "defensive"],
+        )
+        base = f"/ws/tables/{table['id']}"
+        with (
+            client.websocket_connect(f"{base}?token={table['tokens'][0]}") as w0,
+            client.websocket_connect(f"{base}?token={table['tokens'][1]}") as w1,
+            client.websocket_connect(base) as w2,
+        ):
+            east, south, watcher = Seat(w0), Seat(w1), Seat(w2)
+            assert (east.seat, south.seat, watcher.seat) == (0, 1, None)
+            assert watcher.state["hand"] is None
+            for _ in range(12):
+                for person in (east, south):
+                    if person.state["legal"]:
+                        person.act()
+                for person in (east, south, watcher):
+                    person.send({"type": "sync"})
+                    state = person.read_until("state")
+                    person.state = state["state"]
+            assert all(e.get("to") is None for e in watcher.events)
+            assert all(e.get("to") in (None, 1) for e in south.events)
+
+
+def table_version(client: Any, table_id: str) -> int:
+    version: int = client.get(f"/api/tables/{table_id}").json()["version"]
+    return version
+
+
+REFUSALS = [
+    ("not json {", "not JSON"),
+    ([1, 2], "JSON object with a type"),
+    ({"type": "shout"}, "unknown message type"),
+    ({"type": "action", "action": {"type": "discard", "tile": 999}}, "malformed action"),
+    ({"type": "action", "action": {"type": "teleport"}}, "malformed action"),
+    ({"type": "action", "action": {"type": "discard", "tile": 0}, "seat": 2}, "not seat 2"),
+]
+
+
+def test_bad_messages_get_clear_errors_and_change_nothing(db: str) -> None:
+    with TestClient(create_app(db)) as client:
+        table = new_table(
+            client, rules="online", seed="refusals", seats=["human", "human", "random", "random"]
+        )
+        base = f"/ws/tables/{table['id']}"
+        with (
+            client.websocket_connect(f"{base}?token={table['tokens'][0]}") as w0,
+            client.websocket_connect(f"{base}?token={table['tokens'][1]}") as w1,
+            client.websocket_connect(base) as w2,
+        ):
+            dealer, other, watcher = Seat(w0), Seat(w1), Seat(w2)
+            before = dealer.state
+            version = dealer.version
+            hand = dealer.state["hand"] + [dealer.state["drawn"]]
+            not_mine = next(t for t in range(136) if t not in hand)
+            cases = [
+                *REFUSALS,
+                ({"type": "action", "action": {"type": "discard", "tile": not_mine}}, "not legal"),
+                ({"type": "action", "action": {"type": "tsumo"}}, "not legal"),
+            ]
+            for message, expected in cases:
+                dealer.send(message)
+                error = dealer.read_until("error", "ack")
+                assert error["type"] == "error" and expected in error["message"], (message, error)
+            # Out of turn: seat 1 discards while the dealer is to play.
+            other.send(
+                {"type": "action", "action": {"type": "discard", "tile": other.state["hand"][0]}}
+            )
+            error = other.read_until("error", "ack")
+            assert error["type"] == "error" and "not seat 1's turn" in error["message"]
+            watcher.send({"type": "action", "action": choose(before)})
+            error = watcher.read_until("error", "ack")
+            assert error["type"] == "error" and "spectators cannot act" in error["message"]
+            dealer.send({"type": "sync"})
+            state = dealer.read_until("state")
+            assert state["version"] == version and state["state"] == before
+        assert Store(db).load_actions(table["id"]) == []
+        bad = client.post("/api/tables", json={"rules": "no-such-rules"})
+        assert bad.status_code == 400 and "unknown ruleset" in bad.json()["error"]
+        bad = client.post("/api/tables", json={"seats": ["human", "wizard", "random", "random"]})
+        assert bad.status_code == 400 and "unknown bot" in bad.json()["error"]
+        wrong = client.websocket_connect(f"{base}?token=forged")
+        with wrong as ws:
+            assert "not valid" in json.loads(ws.receive_text())["message"]
+
+
+def test_a_restarted_server_rebuilds_the_table_from_its_log(db: str) -> None:
+    with TestClient(create_app(db)) as client:
+        table = new_table(client, rules="online", seed="restart")
+        url = f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
+        with client.websocket_connect(url) as ws:
+            seat = Seat(ws)
+            seat.play(limit=25)
+            seat.await_turn()
+            before, version = seat.state, seat.version
+    stored = Store(db).load_actions(table["id"])
+    assert len(stored) >= 25
+    with TestClient(create_app(db)) as client, client.websocket_connect(url) as ws:
+        again = Seat(ws)
+        assert again.version == version and again.state == before
+        again.play()
+        assert again.state["standings"] is not None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "riichi.cli", "serve", "--port", str(port), "--db", db]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
+            return process
+        except httpx.TransportError:
+            time.sleep(0.1)
+    process.kill()
+    raise AssertionError("the server did not come up")
+
+
+class SyncSocket:
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+
+    def send_text(self, text: str) -> None:
+        self.ws.send(text)
+
+    def receive_text(self) -> str:
+        text: str = self.ws.recv(timeout=30)
+        return text
+
+
+def test_a_killed_server_loses_no_acknowledged_action(db: str) -> None:
+    port = free_port()
+    process = start_server(db, port)
+    try:
+        table = httpx.post(
+            f"http://127.0.0.1:{port}/api/tables", json={"rules": "online", "seed": "kill"}
+        ).json()
+        url = f"ws://127.0.0.1:{port}/ws/tables/{table['id']}?token={table['tokens'][0]}"
+        with connect(url) as ws:
+            seat = Seat(SyncSocket(ws))
+            seat.play(limit=15)
+            seat.await_turn()
+            before, version = seat.state, seat.version
+            os.kill(process.pid, signal.SIGKILL)  # mid-hand, no shutdown of any kind
+            process.wait(timeout=10)
+    finally:
+        process.kill()
+    process = start_server(db, port)
+    try:
+        with connect(url) as ws:
+            again = Seat(SyncSocket(ws))
+            assert again.version == version and again.state == before
+            again.play(limit=5)
+            assert again.version > version
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
