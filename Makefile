@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint unit fuzz bench tables clean
+.PHONY: run play serve test lint unit system-deps fuzz bench tables clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,9 +13,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-## run: the main job: a match against three bots in the terminal (RULES=... to choose)
-RULES ?= online
+## run: the main job: the web server on a SQLite file (open the URL it prints)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+DB ?= sqlite:///riichi.db
 run: $(STAMP)
+	$(BIN)/riichi serve --host $(HOST) --port $(PORT) --db $(DB)
+
+## play: a match against three bots in the terminal (RULES=... to choose)
+RULES ?= online
+play: $(STAMP)
 	$(BIN)/riichi play --rules $(RULES)
 
 ## test: lint, types, layer contract and the whole test suite
@@ -27,7 +34,11 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-unit: $(STAMP)
+## system-deps: Debian's chromium (browser tests) and postgresql, when missing
+system-deps:
+	tools/system_deps.sh
+
+unit: $(STAMP) system-deps
 	$(BIN)/pytest -q
 
 ## fuzz: the long sweeps left out of the default suite

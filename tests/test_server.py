@@ -6,10 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
-import subprocess
-import sys
-import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +17,7 @@ from websockets.sync.client import connect
 
 from riichi.game import Match
 from riichi.server import Store, create_app
+from server_helpers import Postgres, free_port, postgres_bindir, start_server
 
 PREFERENCE = ("tsumo", "ron", "pass")
 
@@ -95,9 +93,23 @@ def new_table(client: Any, **body: Any) -> dict[str, Any]:
     return table
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'riichi.db'}"
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[Postgres]:
+    bindir = postgres_bindir()
+    if bindir is None:
+        pytest.skip("PostgreSQL is not installed (tools/system_deps.sh installs it)")
+    server = Postgres(bindir)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Every server test runs on the SQLite default and on a real PostgreSQL server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'riichi.db'}"
+    server: Postgres = request.getfixturevalue("postgres")
+    return server.new_database()
 
 
 def test_a_person_plays_a_whole_match_against_three_bots(db: str) -> None:
@@ -231,27 +243,6 @@ def test_a_restarted_server_rebuilds_the_table_from_its_log(db: str) -> None:
         assert again.version == version and again.state == before
         again.play()
         assert again.state["standings"] is not None
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "riichi.cli", "serve", "--port", str(port), "--db", db]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
-            return process
-        except httpx.TransportError:
-            time.sleep(0.1)
-    process.kill()
-    raise AssertionError("the server did not come up")
 
 
 class SyncSocket:

@@ -56,8 +56,8 @@ def seat_specs(kinds: list[str], names: list[str] | None = None) -> list[SeatSpe
             given = names[seat] if names and seat < len(names) and names[seat] else None
             specs.append(SeatSpec(HUMAN, given or f"player {seat + 1}", secrets.token_urlsafe(16)))
         else:
-            bot = make_bot(kind)  # raises ValueError for an unknown bot
-            specs.append(SeatSpec(kind, bot.name))
+            make_bot(kind)  # raises ValueError for an unknown bot
+            specs.append(SeatSpec(kind, f"{kind} {seat + 1} {BOT_LABEL}"))
     return specs
 
 

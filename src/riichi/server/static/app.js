@@ -101,6 +101,7 @@ async function showLobby() {
       rules: p.name, length: form.get("length"), seats,
       names: [form.get("name") || ""],
     };
+    if (form.get("seed")) body.seed = form.get("seed");
     const res = await fetch("/api/tables", {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
     });
@@ -205,7 +206,7 @@ function resultHtml(events, players) {
     if (e.type === "win") {
       const r = e.result;
       const who = players[e.seat].name;
-      const how = e.source === e.seat ? "tsumo" : `ron from ${players[e.source].name}`;
+      const how = e.source === null || e.source === e.seat ? "tsumo" : `ron from ${players[e.source].name}`;
       box.appendChild(el("h3", null, `${who} wins by ${how}`));
       const hand = el("div", "hand");
       for (const t of e.hand) hand.appendChild(tileEl(t, "small"));
@@ -289,9 +290,15 @@ function playTable(tableId, token) {
   let seat = null;
   let version = -1;
   let riichiMode = false;
+  let sent = false;  // an action is on its way: nothing is clickable until its ack or error
 
   const send = (msg) => ws.send(JSON.stringify(msg));
-  const act = (action) => { riichiMode = false; send({ type: "action", action }); };
+  const act = (action) => {
+    riichiMode = false;
+    sent = true;
+    send({ type: "action", action });
+    render();
+  };
 
   function render() {
     if (!state) return;
@@ -301,7 +308,7 @@ function playTable(tableId, token) {
     const actions = $("#actions");
     actions.replaceChildren();
     if (seat === null) { setStatus("watching"); return; }
-    const legal = state.legal;
+    const legal = sent ? [] : state.legal;
     const discards = new Set(legal.filter((a) => a.type === "discard").map((a) => a.tile));
     const riichis = new Set(legal.filter((a) => a.type === "riichi").map((a) => a.tile));
     const tiles = [...state.hand];
@@ -355,12 +362,17 @@ function playTable(tableId, token) {
       render();
       return;
     }
-    if (msg.type === "error") setStatus(msg.message);
+    if (msg.type === "ack" || msg.type === "error") {
+      sent = false;
+      render();
+      if (msg.type === "error") setStatus(msg.message);
+    }
   }
 
   function connect() {
     ws = new WebSocket(`${proto}://${location.host}/ws/tables/${tableId}${query}`);
     ws.addEventListener("message", (ev) => accept(JSON.parse(ev.data)));
+    ws.addEventListener("open", () => { sent = false; });
     ws.addEventListener("close", () => {
       setStatus("connection lost; reconnecting");
       setTimeout(connect, 1000);

@@ -1,0 +1,110 @@
+"""The real client in headless Chromium: start a game against bots from the lobby,
+discard by clicking tiles, answer a call prompt, see the hand result, open the replay.
+
+Screenshots go to ``artifacts/browser/``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from server_helpers import free_port, start_server
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "browser"
+SEED = "browser-1"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Debian's chromium is needed at {CHROMIUM}: apt-get install chromium")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def base_url(tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    process = start_server(f"sqlite:///{tmp_path / 'browser.db'}", port)
+    yield f"http://127.0.0.1:{port}"
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_function("[...document.images].every((i) => i.complete)")
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def play_one_hand(page: Page) -> list[str]:
+    """Click through one hand: take every call offered, else discard the drawn tile."""
+    answered: list[str] = []
+    result = page.locator("dialog#result[open]")
+    for _ in range(2000):
+        if result.count():
+            return answered
+        calls = page.locator(
+            "#actions button.pon, #actions button.chi, #actions button.kan,"
+            " #actions button.ron, #actions button.tsumo"
+        )
+        playable = page.locator("#my-hand .tile.playable")
+        if calls.count():
+            kind = calls.first.get_attribute("data-action") or "?"
+            if not answered:
+                shot(page, "1-call-prompt")
+            answered.append(kind)
+            calls.first.click()
+        elif playable.count():
+            playable.last.click()  # the drawn tile sits last, apart from the hand
+        page.wait_for_timeout(30)
+    raise AssertionError("the hand did not end")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_game_against_bots_in_the_browser(browser: Browser, base_url: str, width: int) -> None:
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base_url)
+    page.select_option("#rules", "riichi-basic")
+    page.select_option("#length", "one-hand")
+    page.fill("input[name=seed]", SEED)
+    shot(page, f"0-lobby-{width}")
+    page.click("#start")
+    page.wait_for_selector("#my-hand .tile")
+    names = page.locator(".seat-head .name").all_inner_texts()
+    assert sum("(bot)" in n for n in names) == 3
+    answered = play_one_hand(page)
+    assert answered, "no call prompt came up in this hand"
+    shot(page, f"2-hand-result-{width}")
+    body = page.inner_text("#result-body")
+    assert "Final standings" in body
+    assert "han" in body or "draw" in body
+    page.click("#result-ok")
+    page.goto(base_url)
+    page.click("#games a")
+    page.wait_for_selector("#frame-label")
+    for _ in range(10):
+        page.click("button[data-step='1']")
+    assert page.locator(".seat-area .small-hand").count() == 4  # every hand open
+    assert page.locator(".river .tile").count() > 0
+    shot(page, f"3-replay-{width}")
+    assert not errors, errors
