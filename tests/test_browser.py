@@ -92,6 +92,8 @@ def test_a_game_against_bots_in_the_browser(browser: Browser, base_url: str, wid
     page.wait_for_selector("#my-hand .tile")
     names = page.locator(".seat-head .name").all_inner_texts()
     assert sum("(bot)" in n for n in names) == 3
+    fits = "document.documentElement.scrollWidth <= window.innerWidth"
+    assert page.evaluate(fits), "the table is wider than the screen"
     answered = play_one_hand(page)
     assert answered, "no call prompt came up in this hand"
     shot(page, f"2-hand-result-{width}")
@@ -106,5 +108,6 @@ def test_a_game_against_bots_in_the_browser(browser: Browser, base_url: str, wid
         page.click("button[data-step='1']")
     assert page.locator(".seat-area .small-hand").count() == 4  # every hand open
     assert page.locator(".river .tile").count() > 0
+    assert page.evaluate(fits), "the replay is wider than the screen"
     shot(page, f"3-replay-{width}")
     assert not errors, errors

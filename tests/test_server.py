@@ -3,6 +3,7 @@ nothing, durable tables that survive a restart and a killed process."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -93,6 +94,18 @@ def new_table(client: Any, **body: Any) -> dict[str, Any]:
     return table
 
 
+@contextlib.contextmanager
+def two_people_and_a_watcher(client: Any, table: dict[str, Any]) -> Iterator[tuple[Seat, ...]]:
+    """Seats 0 and 1 by their links, and a spectator without one."""
+    base = f"/ws/tables/{table['id']}"
+    with (
+        client.websocket_connect(f"{base}?token={table['tokens'][0]}") as w0,
+        client.websocket_connect(f"{base}?token={table['tokens'][1]}") as w1,
+        client.websocket_connect(base) as w2,
+    ):
+        yield Seat(w0), Seat(w1), Seat(w2)
+
+
 @pytest.fixture(scope="module")
 def postgres() -> Iterator[Postgres]:
     bindir = postgres_bindir()
@@ -144,13 +157,7 @@ def test_two_people_share_a_table_by_link_and_a_spectator_sees_no_hand(db: str) 
             length="east",
             seats=["human", "human", "efficiency", "defensive"],
         )
-        base = f"/ws/tables/{table['id']}"
-        with (
-            client.websocket_connect(f"{base}?token={table['tokens'][0]}") as w0,
-            client.websocket_connect(f"{base}?token={table['tokens'][1]}") as w1,
-            client.websocket_connect(base) as w2,
-        ):
-            east, south, watcher = Seat(w0), Seat(w1), Seat(w2)
+        with two_people_and_a_watcher(client, table) as (east, south, watcher):
             assert (east.seat, south.seat, watcher.seat) == (0, 1, None)
             assert watcher.state["hand"] is None
             for _ in range(12):
@@ -160,7 +167,8 @@ def test_two_people_share_a_table_by_link_and_a_spectator_sees_no_hand(db: str) 
                 for person in (east, south, watcher):
                     person.send({"type": "sync"})
                     state = person.read_until("state")
-                    person.state = state["state"]
+                    person.state, person.version = state["state"], state["version"]
+            assert watcher.version == table_version(client, table["id"]) > 0
             assert all(e.get("to") is None for e in watcher.events)
             assert all(e.get("to") in (None, 1) for e in south.events)
 
@@ -185,13 +193,7 @@ def test_bad_messages_get_clear_errors_and_change_nothing(db: str) -> None:
         table = new_table(
             client, rules="online", seed="refusals", seats=["human", "human", "random", "random"]
         )
-        base = f"/ws/tables/{table['id']}"
-        with (
-            client.websocket_connect(f"{base}?token={table['tokens'][0]}") as w0,
-            client.websocket_connect(f"{base}?token={table['tokens'][1]}") as w1,
-            client.websocket_connect(base) as w2,
-        ):
-            dealer, other, watcher = Seat(w0), Seat(w1), Seat(w2)
+        with two_people_and_a_watcher(client, table) as (dealer, other, watcher):
             before = dealer.state
             version = dealer.version
             hand = dealer.state["hand"] + [dealer.state["drawn"]]
@@ -222,7 +224,7 @@ def test_bad_messages_get_clear_errors_and_change_nothing(db: str) -> None:
         assert bad.status_code == 400 and "unknown ruleset" in bad.json()["error"]
         bad = client.post("/api/tables", json={"seats": ["human", "wizard", "random", "random"]})
         assert bad.status_code == 400 and "unknown bot" in bad.json()["error"]
-        wrong = client.websocket_connect(f"{base}?token=forged")
+        wrong = client.websocket_connect(f"/ws/tables/{table['id']}?token=forged")
         with wrong as ws:
             assert "not valid" in json.loads(ws.receive_text())["message"]
 
