@@ -224,6 +224,10 @@ def test_bad_messages_get_clear_errors_and_change_nothing(db: str) -> None:
         assert bad.status_code == 400 and "unknown ruleset" in bad.json()["error"]
         bad = client.post("/api/tables", json={"seats": ["human", "wizard", "random", "random"]})
         assert bad.status_code == 400 and "unknown bot" in bad.json()["error"]
+        bad = client.post("/api/tables", json={"switches": {"kuitan": "maybe"}})
+        assert bad.status_code == 400 and "kuitan" in bad.json()["error"]
+        switched = new_table(client, rules="online", switches={"kuitan": False})
+        assert switched["ruleset"]["kuitan"] is False
         wrong = client.websocket_connect(f"/ws/tables/{table['id']}?token=forged")
         with wrong as ws:
             assert "not valid" in json.loads(ws.receive_text())["message"]

@@ -259,6 +259,7 @@ class LiveTable:
             "id": self.id,
             "rules": self.match.rules.name,
             "length": self.match.rules.length.value,
+            "ruleset": self.match.rules.to_dict(),
             "seats": [s.public() for s in self.seats],
             "over": self.match.over,
             "version": self.version,

@@ -102,6 +102,12 @@ async function showLobby() {
       names: [form.get("name") || ""],
     };
     if (form.get("seed")) body.seed = form.get("seed");
+    if (form.get("switches")) {
+      try { body.switches = JSON.parse(form.get("switches")); } catch (err) {
+        setStatus(`rule switches are a JSON object: ${err.message}`);
+        return;
+      }
+    }
     const res = await fetch("/api/tables", {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
     });
