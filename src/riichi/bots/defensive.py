@@ -10,10 +10,10 @@ valuable hand and folds to the safest tile otherwise.
 from __future__ import annotations
 
 from riichi.bots.agent import winning
-from riichi.bots.efficiency import EfficiencyBot, hand_counts, visible_counts
+from riichi.bots.efficiency import EfficiencyBot, visible_counts
 from riichi.game import Action, ActionType, Observation
 from riichi.hand import shanten_kokushi, ukeire
-from riichi.tiles import DRAGONS, EAST, NUM_KINDS, dora_of, is_red
+from riichi.tiles import DRAGONS, EAST, NUM_KINDS, counts_of, dora_of, is_red
 
 SAFE = 0.0
 
@@ -34,7 +34,7 @@ class DefensiveBot(EfficiencyBot):
         if ActionType.KYUUSHU in types:
             # abort a hopeless start, unless thirteen orphans is close
             assert obs.hand is not None
-            if shanten_kokushi(hand_counts(obs.hand)) > 2:
+            if shanten_kokushi(counts_of(obs.hand)) > 2:
                 return next(a for a in legal if a.type is ActionType.KYUUSHU)
         if ActionType.PASS in types:
             if threats and self._shanten(obs) > 1:
@@ -91,7 +91,7 @@ class DefensiveBot(EfficiencyBot):
                 return SAFE  # it went by after the riichi without a ron
         seen = visible_counts(obs)
         assert obs.hand is not None
-        mine = hand_counts(obs.hand)
+        mine = counts_of(obs.hand)
         out = [min(4, seen[k] + mine[k]) for k in range(NUM_KINDS)]
         if kind >= 27:
             left = 4 - out[kind]
@@ -143,7 +143,7 @@ class DefensiveBot(EfficiencyBot):
 
     def _guarded_discard(self, obs: Observation, threats: list[int]) -> Action:
         assert obs.hand is not None and obs.seat is not None
-        counts = hand_counts(obs.hand)
+        counts = counts_of(obs.hand)
         melds = self._melds(obs)
         rows = ukeire(counts, visible_counts(obs), melds).discards
         best_shanten = rows[0].shanten
@@ -189,7 +189,7 @@ class DefensiveBot(EfficiencyBot):
         tiles = list(obs.hand) + [t for m in obs.meld_tiles[obs.seat] for t in m]
         value = sum(1 for t in tiles if t >> 2 in dora)
         value += sum(1 for t in tiles if is_red(t, obs.rules.red_fives))
-        counts = hand_counts(tiles)
+        counts = counts_of(tiles)
         seat_wind = EAST + (obs.seat - obs.dealer) % obs.rules.players
         value += sum(1 for k in (*DRAGONS, seat_wind, obs.round_wind) if counts[k] >= 3)
         return value >= 2 and obs.live_left > 8

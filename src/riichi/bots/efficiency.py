@@ -8,30 +8,15 @@ import random
 from riichi.bots.agent import Bot, winning
 from riichi.game import Action, ActionType, Observation
 from riichi.hand import shanten, ukeire
-from riichi.tiles import DRAGONS, EAST, NUM_KINDS, is_red, is_yaochu
+from riichi.tiles import DRAGONS, EAST, NUM_KINDS, counts_of, is_red, is_yaochu
 
 
 def visible_counts(obs: Observation) -> list[int]:
     """Tiles the seat can see outside its own hand: rivers, called sets, dora indicators."""
-    counts = [0] * NUM_KINDS
-    for river in obs.discards:
-        for tile, _tsumogiri, _riichi, called in river:
-            if not called:
-                counts[tile >> 2] += 1
-    for sets in obs.meld_tiles:
-        for tiles in sets:
-            for t in tiles:
-                counts[t >> 2] += 1
-    for t in obs.dora_indicators:
-        counts[t >> 2] += 1
-    return [min(4, c) for c in counts]
-
-
-def hand_counts(tiles: tuple[int, ...] | list[int]) -> list[int]:
-    counts = [0] * NUM_KINDS
-    for t in tiles:
-        counts[t >> 2] += 1
-    return counts
+    seen = [t for river in obs.discards for t, _tsumogiri, _riichi, called in river if not called]
+    seen += [t for sets in obs.meld_tiles for tiles in sets for t in tiles]
+    seen += obs.dora_indicators
+    return [min(4, c) for c in counts_of(seen)]
 
 
 class EfficiencyBot(Bot):
@@ -67,11 +52,11 @@ class EfficiencyBot(Bot):
 
     def _shanten(self, obs: Observation) -> int:
         assert obs.hand is not None
-        return shanten(hand_counts(obs.hand), self._melds(obs))
+        return shanten(counts_of(obs.hand), self._melds(obs))
 
     def _discard(self, obs: Observation) -> Action:
         assert obs.hand is not None
-        counts = hand_counts(obs.hand)
+        counts = counts_of(obs.hand)
         table = ukeire(counts, visible_counts(obs), self._melds(obs)).discards
         best = (table[0].shanten, table[0].tiles)
         tied = [row.discard for row in table if (row.shanten, row.tiles) == best]
@@ -101,7 +86,7 @@ class EfficiencyBot(Bot):
         assert obs.hand is not None
         before = self._shanten(obs)
         for a in kans:
-            counts = hand_counts(obs.hand)
+            counts = counts_of(obs.hand)
             if a.type is ActionType.ANKAN:
                 counts[a.tiles[0] >> 2] = 0
                 melds = self._melds(obs) + 1
@@ -123,7 +108,7 @@ class EfficiencyBot(Bot):
         best: tuple[int, Action] | None = None
         for a in calls:
             assert a.tile is not None
-            counts = hand_counts(obs.hand)
+            counts = counts_of(obs.hand)
             for t in a.tiles:
                 counts[t >> 2] -= 1
             melds = self._melds(obs) + 1
