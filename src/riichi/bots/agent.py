@@ -14,7 +14,7 @@ WINS = (ActionType.TSUMO, ActionType.RON)
 class Agent(Protocol):
     """Anything that chooses one of ``observation.legal``.
 
-    The hooks are optional: the arena and the server call them when present.
+    The hooks are optional: `play_match` (and so the arena) calls them when present.
     """
 
     name: str

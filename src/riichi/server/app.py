@@ -29,7 +29,7 @@ from riichi.formats.tenhou6 import write_tenhou6
 from riichi.game import Match
 from riichi.rules import PRESETS, Length, RuleSet, find_ruleset
 from riichi.server.storage import DEFAULT_URL, Store
-from riichi.server.table import LiveTable, ProtocolError, SeatSpec, seat_specs
+from riichi.server.table import LiveTable, ProtocolError, SeatSpec, load_match, seat_specs
 from riichi.server.views import replay_frames
 
 STATIC = Path(__file__).parent / "static"
@@ -50,7 +50,7 @@ class Server:
             self.tables[table.id] = table
             table.start()
 
-    def create(self, body: Any) -> tuple[LiveTable, list[SeatSpec]]:
+    def create(self, body: Any) -> LiveTable:
         if not isinstance(body, dict):
             raise ProtocolError("a new table is a JSON object")
         rules = _rules(body)
@@ -76,7 +76,7 @@ class Server:
         table = LiveTable.create(table_id, rules, seed, seats, self.store, self.clock)
         self.tables[table_id] = table
         table.start()
-        return table, seats
+        return table
 
     async def close(self) -> None:
         for table in self.tables.values():
@@ -119,10 +119,12 @@ def create_app(db_url: str = DEFAULT_URL, clock: Callable[[], float] = time.time
         except json.JSONDecodeError:
             return _error("the body is not JSON")
         try:
-            table, seats = server().create(body)
+            table = server().create(body)
         except ProtocolError as exc:
             return _error(str(exc))
-        return JSONResponse({**table.info(), "tokens": [s.token for s in seats]}, status_code=201)
+        return JSONResponse(
+            {**table.info(), "tokens": [s.token for s in table.seats]}, status_code=201
+        )
 
     async def list_tables(request: Request) -> Response:
         live = [t.info() for t in server().tables.values() if not t.match.over]
@@ -243,12 +245,14 @@ def create_app(db_url: str = DEFAULT_URL, clock: Callable[[], float] = time.time
 
 def _finished(server: Server, game_id: str) -> tuple[Match, list[SeatSpec]] | None:
     table = server.tables.get(game_id)
-    if table is None:
+    if table is not None:
+        found = (table.match, table.seats)
+    else:
         stored = server.store.get_table(game_id)
-        if stored is None or stored.status != "over":
+        if stored is None:
             return None
-        table = LiveTable.rebuild(stored, server.store, server.clock)
-    return (table.match, table.seats) if table.match.standings is not None else None
+        found = load_match(stored, server.store)
+    return found if found[0].standings is not None else None
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:

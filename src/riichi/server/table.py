@@ -21,10 +21,9 @@ from riichi.errors import RiichiError
 from riichi.game import Action, IllegalActionError, Match, observe
 from riichi.rules import RuleSet
 from riichi.server.storage import Store, StoredTable
-from riichi.server.views import seat_state
+from riichi.server.views import seat_state, standings_of
 
 HUMAN = "human"
-_BOT_TURN = object()  # an internal command no client message can equal
 log = logging.getLogger(__name__)
 
 
@@ -71,7 +70,7 @@ class Viewer:
 
 @dataclass(slots=True)
 class _Command:
-    viewer: Viewer
+    viewer: Viewer | None  # None: the table's own bot turn
     message: Any
 
 
@@ -97,10 +96,6 @@ class LiveTable:
             for s, spec in enumerate(seats)
             if spec.is_bot
         }
-        self._fed = dict.fromkeys(self.bots, 0)
-        for seat, bot in self.bots.items():
-            if hasattr(bot, "start_match"):
-                bot.start_match(match.rules, match.players, seat)
         self._queue: asyncio.Queue[_Command] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
 
@@ -123,10 +118,7 @@ class LiveTable:
     @classmethod
     def rebuild(cls, stored: StoredTable, store: Store, clock: Callable[[], float]) -> LiveTable:
         """The table as it was: (rules, seed, seats) and every stored action, replayed."""
-        seats = [SeatSpec(**s) for s in stored.seats]
-        match = Match(RuleSet.from_dict(stored.rules), stored.seed, [s.name for s in seats])
-        for seat, action in store.load_actions(stored.id):
-            match.apply(seat, Action.from_dict(action))
+        match, seats = load_match(stored, store)
         return cls(stored.id, match, seats, store, clock)
 
     # ----------------------------------------------------------- the task
@@ -134,7 +126,7 @@ class LiveTable:
     def start(self) -> None:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name=f"table {self.id}")
-            self._queue.put_nowait(_Command(Viewer(None), _BOT_TURN))
+            self._queue.put_nowait(_Command(None, None))
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -168,18 +160,22 @@ class LiveTable:
             try:
                 self._handle(command)
             except ProtocolError as exc:
-                command.viewer.outbox.put_nowait({"type": "error", "message": str(exc)})
+                self._refuse(command.viewer, str(exc))
             except Exception:  # a bug must not take the table down with it
                 log.exception("table %s: command failed", self.id)
-                command.viewer.outbox.put_nowait(
-                    {"type": "error", "message": f"table {self.id}: internal error"}
-                )
+                self._refuse(command.viewer, f"table {self.id}: internal error")
+
+    def _refuse(self, viewer: Viewer | None, message: str) -> None:
+        if viewer is None:
+            log.error("table %s: a bot's move was refused: %s", self.id, message)
+        else:
+            viewer.outbox.put_nowait({"type": "error", "message": message})
 
     # ----------------------------------------------------------- commands
 
     def _handle(self, command: _Command) -> None:
         viewer, message = command.viewer, command.message
-        if message is _BOT_TURN:
+        if viewer is None:
             self._play_bots()
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
@@ -223,8 +219,9 @@ class LiveTable:
         before = self.version
         self.store.append_action(self.id, len(self.match.actions), seat, action.to_dict())
         self.match.apply(seat, action)
-        if self.match.over and self.match.standings is not None:
-            self.store.finish(self.id, self.clock(), self.standings())
+        standings = standings_of(self.match)
+        if standings is not None:
+            self.store.finish(self.id, self.clock(), standings)
         self._publish(before)
 
     def _bot_to_move(self) -> int | None:
@@ -235,23 +232,15 @@ class LiveTable:
         seat = self._bot_to_move()
         if seat is None:
             return
-        bot = self.bots[seat]
-        if hasattr(bot, "on_events"):
-            start = self._fed[seat]
-            bot.on_events([e for e in self.match.events[start:] if e.visible_to(seat)])
-            self._fed[seat] = len(self.match.events)
-        self._commit(seat, bot.act(observe(self.match, seat)))
+        self._commit(seat, self.bots[seat].act(observe(self.match, seat)))
         if self._bot_to_move() is not None:
-            self._queue.put_nowait(_Command(Viewer(None), _BOT_TURN))
+            self._queue.put_nowait(_Command(None, None))
 
     # ----------------------------------------------------------- views
 
     @property
     def version(self) -> int:
         return len(self.match.events)
-
-    def standings(self) -> list[dict[str, Any]]:
-        return [asdict(s) for s in self.match.standings or ()]
 
     def info(self) -> dict[str, Any]:
         """What anyone may know about the table."""
@@ -263,7 +252,7 @@ class LiveTable:
             "seats": [s.public() for s in self.seats],
             "over": self.match.over,
             "version": self.version,
-            "standings": self.standings() if self.match.standings else None,
+            "standings": standings_of(self.match),
         }
 
     def state(self, seat: int | None) -> dict[str, Any]:
@@ -278,7 +267,6 @@ class LiveTable:
             "version": self.version,
             "events": [e.to_dict() for e in self.match.events if e.visible_to(viewer.seat)],
             "state": self.state(viewer.seat),
-            "bot_label": BOT_LABEL,
         }
 
     def _publish(self, before: int) -> None:
@@ -293,3 +281,12 @@ class LiveTable:
                     "state": self.state(viewer.seat),
                 }
             )
+
+
+def load_match(stored: StoredTable, store: Store) -> tuple[Match, list[SeatSpec]]:
+    """A stored table's match, rebuilt from (rules, seed, seats) and its action log."""
+    seats = [SeatSpec(**s) for s in stored.seats]
+    match = Match(RuleSet.from_dict(stored.rules), stored.seed, [s.name for s in seats])
+    for seat, action in store.load_actions(stored.id):
+        match.apply(seat, Action.from_dict(action))
+    return match, seats

@@ -16,8 +16,13 @@ def seat_state(match: Match, seat: int | None, players: Sequence[dict[str, Any]]
     state = observe(match, seat).to_dict()
     state["players"] = list(players)
     state["red"] = sorted(red_fives_set(match.rules.red_fives))
-    state["standings"] = None if match.standings is None else [asdict(s) for s in match.standings]
+    state["standings"] = standings_of(match)
     return state
+
+
+def standings_of(match: Match) -> list[dict[str, Any]] | None:
+    """The final standings as plain data, once the match is over."""
+    return None if match.standings is None else [asdict(s) for s in match.standings]
 
 
 def replay_frames(match: Match, players: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
