@@ -24,11 +24,12 @@ def free_port() -> int:
 
 def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "riichi.cli", "serve", "--port", str(port), "--db", db]
+    command += ["--bot-delay", "0", "--no-access-log"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
+            httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1)
             return process
         except httpx.TransportError:
             time.sleep(0.1)

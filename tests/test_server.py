@@ -64,8 +64,12 @@ class Seat:
             if message["type"] in kinds:
                 return message
 
+    def action(self, action: dict[str, Any]) -> dict[str, Any]:
+        """An action message answering the state at this seat's version."""
+        return {"type": "action", "version": self.version, "action": action}
+
     def act(self) -> dict[str, Any]:
-        self.send({"type": "action", "action": choose(self.state)})
+        self.send(self.action(choose(self.state)))
         answer = self.read_until("ack", "error")
         assert answer["type"] == "ack", answer
         return answer
@@ -139,7 +143,7 @@ def test_a_person_plays_a_whole_match_against_three_bots(db: str) -> None:
         assert sum(s["score"] for s in seat.state["standings"]) <= 100_000
         # Only our own concealed tiles were ever sent to us.
         assert all(e.get("to") in (None, 0) for e in seat.events)
-        games = client.get("/api/games").json()
+        games = client.get("/api/games").json()["items"]
         assert [g["id"] for g in games] == [table["id"]]
         record = client.get(f"/api/games/{table['id']}/record").json()
         rebuilt = Match.from_record(record)
@@ -178,13 +182,22 @@ def table_version(client: Any, table_id: str) -> int:
     return version
 
 
+# Messages refused whatever the state; actions get the current version unless they name one.
 REFUSALS = [
     ("not json {", "not JSON"),
     ([1, 2], "JSON object with a type"),
     ({"type": "shout"}, "unknown message type"),
     ({"type": "action", "action": {"type": "discard", "tile": 999}}, "malformed action"),
+    ({"type": "action", "action": {"type": "discard", "tile": True}}, "malformed action"),
     ({"type": "action", "action": {"type": "teleport"}}, "malformed action"),
     ({"type": "action", "action": {"type": "discard", "tile": 0}, "seat": 2}, "not seat 2"),
+    ({"type": "action", "version": None, "action": {"type": "pass"}}, "names the version"),
+    ({"type": "action", "version": 1, "action": {"type": "pass"}}, "stale action"),
+    ({"type": "action", "version": True, "action": {"type": "pass"}}, "names the version"),
+    ("[" * 2000 + "]" * 2000, "deeper than"),
+    ("[" * 20 + "]" * 20, "deeper than"),
+    (json.dumps({"type": "sync", "pad": "x" * 5000}), "bytes; the limit"),
+    ('{"type": "sync", "n": NaN}', "not a JSON number"),
 ]
 
 
@@ -200,20 +213,20 @@ def test_bad_messages_get_clear_errors_and_change_nothing(db: str) -> None:
             not_mine = next(t for t in range(136) if t not in hand)
             cases = [
                 *REFUSALS,
-                ({"type": "action", "action": {"type": "discard", "tile": not_mine}}, "not legal"),
-                ({"type": "action", "action": {"type": "tsumo"}}, "not legal"),
+                (dealer.action({"type": "discard", "tile": not_mine}), "not legal"),
+                (dealer.action({"type": "tsumo"}), "not legal"),
             ]
             for message, expected in cases:
+                if isinstance(message, dict) and message["type"] == "action":
+                    message = {"version": dealer.version, **message}
                 dealer.send(message)
                 error = dealer.read_until("error", "ack")
                 assert error["type"] == "error" and expected in error["message"], (message, error)
             # Out of turn: seat 1 discards while the dealer is to play.
-            other.send(
-                {"type": "action", "action": {"type": "discard", "tile": other.state["hand"][0]}}
-            )
+            other.send(other.action({"type": "discard", "tile": other.state["hand"][0]}))
             error = other.read_until("error", "ack")
             assert error["type"] == "error" and "not seat 1's turn" in error["message"]
-            watcher.send({"type": "action", "action": choose(before)})
+            watcher.send(watcher.action(choose(before)))
             error = watcher.read_until("error", "ack")
             assert error["type"] == "error" and "spectators cannot act" in error["message"]
             dealer.send({"type": "sync"})

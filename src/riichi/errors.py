@@ -25,3 +25,9 @@ class NotAgariError(InvalidHandError):
 
 class NoYakuError(RiichiError):
     """A complete hand with no yaku: it may not win (dora are not yaku)."""
+
+
+def excerpt(value: object, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters: errors name bad input, never echo it."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-2:]}"

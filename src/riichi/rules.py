@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from riichi.errors import RiichiError
+from riichi.errors import RiichiError, excerpt
 
 
 class UnknownRulesetError(RiichiError):
@@ -172,7 +172,7 @@ class RuleSet:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise InvalidRulesetError(f"unknown ruleset keys: {', '.join(unknown)}")
+            raise InvalidRulesetError(f"unknown ruleset keys: {excerpt(unknown, 200)}")
         values = {key: _decode(key, hints[key], value) for key, value in data.items()}
         return cls(**values)
 
@@ -224,12 +224,16 @@ def _decode(key: str, hint: Any, value: Any) -> Any:
                 raise TypeError("expected a string")
             return value
     except (TypeError, ValueError) as exc:
-        raise InvalidRulesetError(f"ruleset key {key!r}: bad value {value!r}: {exc}") from None
+        raise InvalidRulesetError(
+            f"ruleset key {excerpt(key)}: bad value {excerpt(value)}: {exc}"
+        ) from None
     raise InvalidRulesetError(f"ruleset key {key!r} has an unsupported type {hint}")
 
 
 def _validate(r: RuleSet) -> None:
     problems = []
+    if not 0 < len(r.name) <= 64:
+        problems.append(f"name must be 1 to 64 characters, got {len(r.name)}")
     if r.players not in (3, 4):
         problems.append(f"players must be 3 or 4, got {r.players}")
     if r.red_fives not in (0, 3, 4):
@@ -248,7 +252,7 @@ def _validate(r: RuleSet) -> None:
         if getattr(r, name) < 0:
             problems.append(f"{name} must not be negative")
     if problems:
-        raise InvalidRulesetError(f"ruleset {r.name!r}: " + "; ".join(problems))
+        raise InvalidRulesetError(f"ruleset {excerpt(r.name)}: " + "; ".join(problems))
 
 
 # ---------------------------------------------------------------- presets
@@ -384,7 +388,7 @@ def find_ruleset(name: str) -> RuleSet:
     found = PRESETS.get(key)
     if found is None:
         raise UnknownRulesetError(
-            f"unknown ruleset {name!r}; known: {', '.join(sorted(PRESETS))}"
+            f"unknown ruleset {excerpt(name)}; known: {', '.join(sorted(PRESETS))}"
             f" (aliases: {', '.join(sorted(ALIASES))})"
         )
     return found

@@ -13,6 +13,7 @@ from riichi.cli.replay import replay_command
 from riichi.cli.score import score_command
 from riichi.cli.selfplay import selfplay_command
 from riichi.cli.serve import serve_command
+from riichi.cli.verify import verify_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -29,3 +30,4 @@ main.add_command(arena_command)
 main.add_command(play_command)
 main.add_command(selfplay_command)
 main.add_command(serve_command)
+main.add_command(verify_command)

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import socket
+import sys
+
 import click
 
 from riichi.server.storage import DEFAULT_URL
 
+WS_MAX_BYTES = 64 * 1024  # a websocket frame; the app refuses messages over 4 KB itself
+MAX_CONNECTIONS = 20_000  # uvicorn answers 503 beyond this many connections and tasks
+
 
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
 @click.option(
     "--db",
     "db_url",
@@ -17,11 +23,56 @@ from riichi.server.storage import DEFAULT_URL
     show_default=True,
     help="SQLAlchemy URL: a SQLite file, or postgresql+psycopg://user:pass@host/db",
 )
-def serve_command(host: str, port: int, db_url: str) -> None:
+@click.option(
+    "--bot-delay",
+    default=0.5,
+    show_default=True,
+    type=click.FloatRange(0, 10),
+    help="Seconds a bot waits before each move, so people can follow the play.",
+)
+@click.option("--access-log/--no-access-log", default=True, help="Log every request.")
+def serve_command(host: str, port: int, db_url: str, bot_delay: float, access_log: bool) -> None:
     """Serve the platform; live tables survive a restart on the same --db."""
     import uvicorn
 
-    from riichi.server import create_app
+    from riichi.server import Store, create_app
+    from riichi.server.guard import GuardedHttp
 
-    click.echo(f"riichi serving on http://{host}:{port}/ (database {db_url})")
-    uvicorn.run(create_app(db_url), host=host, port=port, log_level="info")
+    try:
+        Store(db_url).close()  # a bad URL or an unreachable database: one line, no traceback
+    except Exception as exc:
+        click.echo(f"error: database {_shown(db_url)}: {_first_line(exc)}", err=True)
+        sys.exit(2)
+    try:
+        listener = socket.create_server((host, port), reuse_port=False)
+    except OSError as exc:
+        click.echo(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
+    config = uvicorn.Config(
+        create_app(db_url, bot_delay=bot_delay),
+        http=GuardedHttp,
+        ws_max_size=WS_MAX_BYTES,
+        ws_max_queue=16,
+        ws_per_message_deflate=False,
+        limit_concurrency=MAX_CONNECTIONS,
+        timeout_keep_alive=5,
+        log_level="info",
+        access_log=access_log,
+    )
+    click.echo(f"riichi serving on http://{host}:{port}/ (database {_shown(db_url)})")
+    uvicorn.Server(config).run(sockets=[listener])
+
+
+def _shown(url: str) -> str:
+    """The database URL without its password."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "(unreadable URL)"
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

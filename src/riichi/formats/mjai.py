@@ -282,7 +282,7 @@ class MjaiStream:
         if kind == "call":
             used = list(d["tiles"])
             used.remove(d["tile"])
-            call = {"chi": "chi", "pon": "pon", "kan": "daiminkan"}[d["type"]]
+            call = {"chi": "chi", "pon": "pon", "kan": "daiminkan"}[d["call"]]
             if call == "pon":
                 self.pons[(d["seat"], d["tile"] >> 2)] = list(d["tiles"])
             return [

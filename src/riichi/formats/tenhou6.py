@@ -96,11 +96,11 @@ def write_tenhou6(match: Match) -> dict[str, Any]:
         elif kind == "call":
             seat, source, called = d["seat"], d["source"], code(d["tile"])
             rest = [code(t) for t in d["tiles"] if t != d["tile"]]
-            text = _call_text(d["type"], (seat - source) % n, called, rest)
+            text = _call_text(d["call"], (seat - source) % n, called, rest)
             takes[seat].append(text)
-            if d["type"] == "pon":
+            if d["call"] == "pon":
                 pons[(seat, d["tile"] >> 2)] = text
-            if d["type"] == "kan":
+            if d["call"] == "kan":
                 gives[seat].append(0)  # no discard before the replacement draw
         elif kind == "ankan":
             t = [code(x) for x in d["tiles"]]

@@ -1,6 +1,13 @@
 """The game engine: walls, hands, matches, observations. Pure: no I/O, no clock, no global RNG."""
 
 from riichi.game.actions import PASS, Action, ActionType, IllegalActionError
+from riichi.game.commit import (
+    COMMITMENT_SCHEME,
+    Verification,
+    VerificationError,
+    commitment,
+    verify_record,
+)
 from riichi.game.events import Event
 from riichi.game.kyoku import HandResult, Kyoku, Phase
 from riichi.game.match import Match, MatchStart, Standing
@@ -8,6 +15,7 @@ from riichi.game.observe import Observation, observe
 from riichi.game.wall import InvalidWallError, Wall, shuffled
 
 __all__ = [
+    "COMMITMENT_SCHEME",
     "PASS",
     "Action",
     "ActionType",
@@ -21,7 +29,11 @@ __all__ = [
     "Observation",
     "Phase",
     "Standing",
+    "Verification",
+    "VerificationError",
     "Wall",
+    "commitment",
     "observe",
     "shuffled",
+    "verify_record",
 ]

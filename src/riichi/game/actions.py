@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from riichi.errors import RiichiError
+from riichi.errors import RiichiError, excerpt
 from riichi.tiles import tile_name
 
 
@@ -73,15 +73,18 @@ class Action:
                 raise ValueError(f"unknown keys {sorted(unknown)}")
             tile = data.get("tile")
             tiles = data.get("tiles", [])
-            if tile is not None and not (isinstance(tile, int) and 0 <= tile < 136):
+            if tile is not None and not _is_tile_id(tile):
                 raise ValueError("tile must be an id 0..135")
-            if not isinstance(tiles, list) or not all(
-                isinstance(t, int) and 0 <= t < 136 for t in tiles
-            ):
-                raise ValueError("tiles must be ids 0..135")
+            if not isinstance(tiles, list) or len(tiles) > 4 or not all(map(_is_tile_id, tiles)):
+                raise ValueError("tiles must be at most four ids 0..135")
             return cls(ActionType(data["type"]), tile, tuple(tiles))
         except (KeyError, TypeError, ValueError) as exc:
-            raise IllegalActionError(f"malformed action {data!r}: {exc}") from None
+            raise IllegalActionError(f"malformed action {excerpt(data)}: {exc}") from None
+
+
+def _is_tile_id(value: object) -> bool:
+    # bool is an int subclass: true must not pass for tile 1
+    return type(value) is int and 0 <= value < 136
 
 
 PASS = Action(ActionType.PASS)

@@ -718,7 +718,7 @@ class Kyoku:
         self._interrupt()
         if meld_type is not MeldType.CHI:
             self._track_pao(o, s, tile >> 2)
-        self._emit("call", seat=o, type=action.type.value, tile=tile, tiles=list(tiles), source=s)
+        self._emit("call", seat=o, call=action.type.value, tile=tile, tiles=list(tiles), source=s)
         if meld_type is MeldType.MINKAN:
             seat.waits = _waits_mask(seat.counts, len(seat.melds))
             self.kan_owners.append(o)

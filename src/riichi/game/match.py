@@ -89,9 +89,8 @@ class Match:
         self.actions: list[tuple[int, Action]] = []
         self.results: list[HandResult] = []
         self.standings: list[Standing] | None = None
-        self.events.append(
-            Event("start_match", {"rules": rules.name, "players": self.players, "seed": str(seed)})
-        )
+        # The seed stays out of every event: whoever knows it knows every wall.
+        self.events.append(Event("start_match", {"rules": rules.name, "players": self.players}))
         self.kyoku = self._start_hand()
 
     # ------------------------------------------------------------------ the API

@@ -3,159 +3,195 @@
 Protocol (JSON text frames). The server sends ``hello`` on connect, then an
 ``update`` per change (``from`` and ``version`` let a client spot a gap), an
 ``ack`` for each accepted action and an ``error`` for anything refused. A
-client sends ``{"type": "action", "action": {...}}`` with one of
-``state.legal``, or ``{"type": "sync"}`` for a full ``state`` message.
+client sends ``{"type": "action", "version": V, "action": {...}}`` with one of
+``state.legal`` and the version of the state it answers, or ``{"type":
+"sync"}`` for a full ``state`` message.
+
+Every input is bounded (``limits.Limits``): body and message sizes, JSON
+depth, message and creation rates, connections per address, page sizes.
+Browsers are held to the same origin: a websocket or a POST from another
+site's page is refused, and every page carries a strict content policy.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import secrets
+import logging
+import re
 import time
 from collections.abc import AsyncIterator, Callable
+from itertools import count
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from riichi.formats.tenhou6 import write_tenhou6
-from riichi.game import Match
-from riichi.rules import PRESETS, Length, RuleSet, find_ruleset
-from riichi.server.storage import DEFAULT_URL, Store
-from riichi.server.table import LiveTable, ProtocolError, SeatSpec, load_match, seat_specs
-from riichi.server.views import replay_frames
+from riichi.rules import PRESETS
+from riichi.server.hub import Busy, NotFound, Server
+from riichi.server.limits import LimitError, Limits, parse_json
+from riichi.server.storage import DEFAULT_URL
+from riichi.server.table import (
+    CLOSE_NO_TABLE,
+    CLOSE_REFUSED,
+    CLOSE_TOO_MANY,
+    CLOSE_UNSUPPORTED,
+    LiveTable,
+    ProtocolError,
+    Viewer,
+)
 
 STATIC = Path(__file__).parent / "static"
+log = logging.getLogger(__name__)
 
 
-class Server:
-    """Live tables by id, and the store they are rebuilt from."""
-
-    def __init__(self, store: Store, clock: Callable[[], float]) -> None:
-        self.store = store
-        self.clock = clock
-        self.tables: dict[str, LiveTable] = {}
-
-    def restore(self) -> None:
-        """Rebuild every live table from its log and start its task."""
-        for stored in self.store.list_tables("live"):
-            table = LiveTable.rebuild(stored, self.store, self.clock)
-            self.tables[table.id] = table
-            table.start()
-
-    def create(self, body: Any) -> LiveTable:
-        if not isinstance(body, dict):
-            raise ProtocolError("a new table is a JSON object")
-        rules = _rules(body)
-        kinds = body.get("seats") or [
-            "human",
-            *["efficiency"] * (rules.players - 1),
-        ]
-        if not isinstance(kinds, list) or len(kinds) != rules.players:
-            raise ProtocolError(f"{rules.name} needs {rules.players} seats, got {kinds!r}")
-        if not all(isinstance(k, str) for k in kinds):
-            raise ProtocolError(f"each seat is 'human' or a bot name, got {kinds!r}")
-        names = body.get("names")
-        if names is not None and not (
-            isinstance(names, list) and all(isinstance(n, str | None) for n in names)
-        ):
-            raise ProtocolError(f"names is a list of strings, got {names!r}")
-        try:
-            seats = seat_specs(kinds, [n.strip()[:24] if n else "" for n in names or []])
-        except ValueError as exc:
-            raise ProtocolError(str(exc)) from None
-        seed = str(body.get("seed") or secrets.token_hex(8))
-        table_id = secrets.token_hex(6)
-        table = LiveTable.create(table_id, rules, seed, seats, self.store, self.clock)
-        self.tables[table_id] = table
-        table.start()
-        return table
-
-    async def close(self) -> None:
-        for table in self.tables.values():
-            await table.stop()
-        self.store.close()
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+        b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    ),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+]
 
 
-def _rules(body: dict[str, Any]) -> RuleSet:
-    try:
-        rules = find_ruleset(str(body.get("rules", "online")))
-        if body.get("length"):
-            rules = rules.replace(length=Length(body["length"]))
-        switches = body.get("switches") or {}
-        if not isinstance(switches, dict):
-            raise ValueError(f"switches is an object, got {switches!r}")
-        if switches:
-            rules = RuleSet.from_dict({**rules.to_dict(), **switches})
-    except ValueError as exc:
-        raise ProtocolError(str(exc)) from None
-    return rules
+class SecurityHeaders:
+    """Adds the content policy and its friends to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
-def create_app(db_url: str = DEFAULT_URL, clock: Callable[[], float] = time.time) -> Starlette:
+class RedactTokens(logging.Filter):
+    """Keeps seat-link tokens out of access logs."""
+
+    pattern = re.compile(r"(token=)[^&\s\"]+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                self.pattern.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args
+            )
+        return True
+
+
+def same_origin(headers: Headers) -> bool:
+    """No Origin (not a browser) or an Origin naming this very host."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc.lower() == headers.get("host", "").lower()
+
+
+def client_address(conn: Request | WebSocket) -> str:
+    return conn.client.host if conn.client is not None else "unknown"
+
+
+def create_app(
+    db_url: str = DEFAULT_URL,
+    clock: Callable[[], float] = time.time,
+    limits: Limits | None = None,
+    bot_delay: float = 0.0,
+) -> Starlette:
     """The whole web app on the database at ``db_url`` (SQLite file by default)."""
+    from riichi.server.storage import Store
+
+    limits = limits or Limits()
     holder: dict[str, Server] = {}
+    connections = count()
 
     def server() -> Server:
         return holder["server"]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        holder["server"] = Server(Store(db_url), clock)
-        server().restore()
+        access = logging.getLogger("uvicorn.access")
+        if not any(isinstance(f, RedactTokens) for f in access.filters):
+            access.addFilter(RedactTokens())
+        store = await asyncio.to_thread(Store, db_url)
+        holder["server"] = Server(store, clock, limits, bot_delay)
+        await server().start()
         yield
         await server().close()
 
+    async def read_json(request: Request) -> Any:
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            raise HttpError("send JSON with Content-Type: application/json", 415)
+        if not same_origin(request.headers):
+            raise HttpError("requests from another site's page are refused", 403)
+        declared = request.headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > limits.body_bytes):
+            raise HttpError(f"the body is over {limits.body_bytes} bytes", 413)
+        body = bytearray()
+
+        async def receive() -> None:
+            async for chunk in request.stream():
+                body.extend(chunk)
+                if len(body) > limits.body_bytes:
+                    raise HttpError(f"the body is over {limits.body_bytes} bytes", 413)
+
+        try:
+            await asyncio.wait_for(receive(), limits.body_seconds)
+        except TimeoutError:
+            raise HttpError("the body took too long to arrive", 408) from None
+        try:
+            return parse_json(bytes(body), limits.body_bytes, limits.json_depth)
+        except LimitError as exc:
+            raise HttpError(str(exc), 400) from None
+
+    def paging(request: Request) -> tuple[int, int]:
+        try:
+            limit = int(request.query_params.get("limit", limits.page))
+            offset = int(request.query_params.get("offset", 0))
+        except ValueError:
+            raise HttpError("limit and offset are whole numbers", 400) from None
+        if not (1 <= limit <= limits.max_page and 0 <= offset <= 10**7):
+            raise HttpError(f"limit is 1 to {limits.max_page}, offset 0 or more", 400)
+        return limit, offset
+
     async def create_table(request: Request) -> Response:
+        body = await read_json(request)
         try:
-            body = await request.json()
-        except json.JSONDecodeError:
-            return _error("the body is not JSON")
-        try:
-            table = server().create(body)
+            table, tokens = await server().create(body, client_address(request))
+        except Busy as exc:
+            return _error(str(exc), exc.status)
         except ProtocolError as exc:
             return _error(str(exc))
-        return JSONResponse(
-            {**table.info(), "tokens": [s.token for s in table.seats]}, status_code=201
-        )
+        return JSONResponse({**table.info(), "tokens": tokens}, status_code=201)
 
     async def list_tables(request: Request) -> Response:
-        live = [t.info() for t in server().tables.values() if not t.match.over]
-        return JSONResponse(live)
+        limit, offset = paging(request)
+        return JSONResponse(await server().page("live", limit, offset))
 
     async def table_info(request: Request) -> Response:
-        table = server().tables.get(request.path_params["id"])
-        if table is None:
-            return _error("no such table", 404)
-        return JSONResponse(table.info())
+        return JSONResponse(await server().info(request.path_params["id"]))
 
     async def list_games(request: Request) -> Response:
-        games = [
-            {
-                "id": g.id,
-                "rules": g.rules.get("name"),
-                "players": [s["name"] for s in g.seats],
-                "finished": g.finished,
-                "standings": g.standings,
-            }
-            for g in server().store.list_tables("over")
-        ]
-        return JSONResponse(games)
-
-    async def game_replay(request: Request) -> Response:
-        found = _finished(server(), request.path_params["id"])
-        if found is None:
-            return _error("no such finished game", 404)
-        match, seats = found
-        players = [s.public() for s in seats]
-        return JSONResponse({"players": players, "frames": replay_frames(match, players)})
+        limit, offset = paging(request)
+        return JSONResponse(await server().page("over", limit, offset))
 
     async def presets(request: Request) -> Response:
         return JSONResponse(
@@ -173,58 +209,106 @@ def create_app(db_url: str = DEFAULT_URL, clock: Callable[[], float] = time.time
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
-    async def game_record(request: Request) -> Response:
-        found = _finished(server(), request.path_params["id"])
-        if found is None:
-            return _error("no such finished game", 404)
-        match = found[0]
-        fmt = request.path_params["fmt"]
-        if fmt == "record":
-            data = match.record()
-        elif fmt == "tenhou6":
-            data = write_tenhou6(match)
-        else:
-            return _error(f"unknown format {fmt!r}; known: record, tenhou6", 404)
-        name = f"riichi-{request.path_params['id']}-{fmt}.json"
-        return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    async def game_file(request: Request) -> Response:
+        game_id, fmt = request.path_params["id"], request.path_params["fmt"]
+        data = await server().download(game_id, fmt)
+        headers = {}
+        if fmt != "replay":
+            name = f"riichi-{game_id}-{fmt}.json"
+            headers["Content-Disposition"] = f'attachment; filename="{name}"'
+        return Response(data, media_type="application/json", headers=headers)
 
     async def table_socket(websocket: WebSocket) -> None:
+        address = client_address(websocket)
         await websocket.accept()
-        table = server().tables.get(websocket.path_params["id"])
-        if table is None:
-            await websocket.send_json({"type": "error", "message": "no such table"})
-            await websocket.close(code=4404)
-            return
-        try:
-            viewer = table.join(websocket.query_params.get("token"))
-        except ProtocolError as exc:
-            await websocket.send_json({"type": "error", "message": str(exc)})
-            await websocket.close(code=4403)
-            return
 
-        async def pump() -> None:
-            while True:
-                await websocket.send_json(await viewer.outbox.get())
+        async def refuse(message: str, code: int) -> None:
+            with contextlib.suppress(Exception):
+                await websocket.send_json({"type": "error", "message": message, "final": True})
+                await websocket.close(code=code)
 
-        sender = asyncio.create_task(pump())
+        if not same_origin(websocket.headers):
+            await refuse("connections from another site's page are refused", CLOSE_REFUSED)
+            return
+        hub = server()
+        if (
+            hub.sockets[address] >= limits.sockets_per_address
+            or hub.sockets.total() >= limits.sockets
+        ):
+            await refuse("too many connections from your address", CLOSE_TOO_MANY)
+            return
+        hub.sockets[address] += 1
         try:
-            while True:
-                text = await websocket.receive_text()
-                try:
-                    message = json.loads(text)
-                except json.JSONDecodeError:
-                    viewer.outbox.put_nowait(
-                        {"type": "error", "message": f"not JSON: {text[:80]!r}"}
-                    )
-                    continue
-                table.send(viewer, message)
-        except WebSocketDisconnect:
-            pass
+            await serve_viewer(websocket, address, refuse)
         finally:
+            hub.sockets[address] -= 1
+            if hub.sockets[address] <= 0:
+                del hub.sockets[address]
+
+    async def serve_viewer(websocket: WebSocket, address: str, refuse: Any) -> None:
+        table_id = websocket.path_params["id"]
+        table = await server().table(table_id)
+        if table is None:
+            await refuse("no such table", CLOSE_NO_TABLE)
+            return
+        try:
+            seat = table.seat_of(websocket.query_params.get("token"))
+        except ProtocolError as exc:
+            await refuse(str(exc), CLOSE_REFUSED)
+            return
+        viewer = Viewer(seat, limits)
+        while table is not None and not table.join(viewer):
+            table = await server().table(table_id)  # it was unloaded meanwhile
+        if table is None:
+            await refuse("no such table", CLOSE_NO_TABLE)
+            return
+        key = f"ws:{next(connections)}"
+        sender = asyncio.create_task(pump(websocket, viewer))
+        closing: list[asyncio.Task[None]] = []
+
+        async def close_kicked() -> None:
+            sender.cancel()  # it may be stuck writing to a reader that does not read
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(
+                    websocket.close(code=viewer.code, reason=viewer.reason[:100]), 2
+                )
+
+        viewer.on_kick = lambda: closing.append(asyncio.create_task(close_kicked()))
+        try:
+            await listen(websocket, table, viewer, key)
+        finally:
+            # no await here: a closed connection's handler returns at once
             table.leave(viewer)
             sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await sender
+
+    async def pump(websocket: WebSocket, viewer: Viewer) -> None:
+        with contextlib.suppress(Exception):
+            while True:
+                await websocket.send_text(await viewer.next())
+
+    async def listen(websocket: WebSocket, table: LiveTable, viewer: Viewer, key: str) -> None:
+        hub = server()
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            while not viewer.kicked.is_set():
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                text = message.get("text")
+                if text is None:
+                    viewer.kick(
+                        "binary frames are not part of the protocol; send JSON text",
+                        CLOSE_UNSUPPORTED,
+                    )
+                    return
+                # past the rate, read more slowly: a flood waits in the client's socket
+                while (wait := hub.rates.wait(limits.messages, key)) > 0:
+                    await asyncio.sleep(wait)
+                try:
+                    parsed = parse_json(text, limits.message_bytes, limits.json_depth)
+                except LimitError as exc:
+                    viewer.put_json({"type": "error", "message": str(exc)})
+                    continue
+                table.send(viewer, parsed)
 
     routes = [
         Route("/", page),
@@ -235,25 +319,30 @@ def create_app(db_url: str = DEFAULT_URL, clock: Callable[[], float] = time.time
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables/{id}", table_info),
         Route("/api/games", list_games),
-        Route("/api/games/{id}/replay", game_replay),
-        Route("/api/games/{id}/{fmt}", game_record),
+        Route("/api/games/{id}/{fmt}", game_file),
         WebSocketRoute("/ws/tables/{id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HttpError | NotFound)
+        return _error(str(exc), exc.status if isinstance(exc, HttpError) else 404)
+
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders)],
+        exception_handlers={HttpError: http_error, NotFound: http_error},
+    )
 
 
-def _finished(server: Server, game_id: str) -> tuple[Match, list[SeatSpec]] | None:
-    table = server.tables.get(game_id)
-    if table is not None:
-        found = (table.match, table.seats)
-    else:
-        stored = server.store.get_table(game_id)
-        if stored is None:
-            return None
-        found = load_match(stored, server.store)
-    return found if found[0].standings is not None else None
+class HttpError(Exception):
+    """An HTTP request refused with ``status``."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+    return JSONResponse({"error": message[:500]}, status_code=status)

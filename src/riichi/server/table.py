@@ -1,29 +1,55 @@
 """A live table: one asyncio task owns the match and serialises every command.
 
-A command is validated against the legal actions, committed to the store,
-applied, then published: each viewer gets only the events it may see and its
-own observation, tagged with the table version (the number of events so far),
-so a client that sees a gap asks for a full resync.
+The contract:
+
+- One owner. Only the table's task reads or changes the match. A viewer joins,
+  syncs and acts by queueing a command; the task answers in the viewer's
+  outbox. Between two commands (and between two bot moves) the task yields,
+  so no table holds the event loop for more than one decision.
+- Commit before acknowledge. An action is validated, applied, stored (with the
+  match's end, when it ends it, in the same transaction) and only then
+  published and acknowledged. If the store refuses it, the match is rebuilt
+  from what is stored and the action is refused.
+- Versioned events. The version is the number of events so far. An action
+  names the version of the state it answers; any other version is stale and
+  refused, so a retry or a duplicate never answers a decision nobody saw.
+- Each viewer gets only what its seat may see, built once per seat per event
+  and shared by every viewer of that seat. An outbox is bounded: a viewer too
+  slow to read is disconnected and resyncs on its next connection.
+- Secrets stay here. The seed and the bots' seed never leave this object
+  while the match is in play; viewers get the commitment to the seed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
+import json
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from riichi.bots import BOT_LABEL, Bot, make_bot
-from riichi.errors import RiichiError
+from riichi.errors import RiichiError, excerpt
 from riichi.game import Action, IllegalActionError, Match, observe
 from riichi.rules import RuleSet
-from riichi.server.storage import Store, StoredTable
+from riichi.server.limits import Limits
+from riichi.server.storage import ActionRow, Store, StoredTable, Writer
 from riichi.server.views import seat_state, standings_of
 
 HUMAN = "human"
+NAME_LENGTH = 24
+
+# Close codes: the first two are final (a client must not retry), the others not.
+CLOSE_REFUSED = 4403  # a bad seat link, or a page of another site
+CLOSE_NO_TABLE = 4404
+CLOSE_TOO_SLOW = 4408  # messages piled up unread
+CLOSE_TOO_MANY = 4429  # too many connections from one address, or too many messages
+CLOSE_UNSUPPORTED = 1003  # a binary frame
 log = logging.getLogger(__name__)
 
 
@@ -31,13 +57,18 @@ class ProtocolError(RiichiError):
     """A message the table refuses; nothing has changed."""
 
 
+def token_hash(token: str) -> str:
+    """What the store keeps of a seat link's token: never the token itself."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 @dataclass(frozen=True, slots=True)
 class SeatSpec:
-    """Who sits in a seat: a person holding ``token``, or a built-in bot."""
+    """Who sits in a seat: a person holding the token hashed in ``token_hash``, or a bot."""
 
     kind: str  # HUMAN or a bot name
     name: str
-    token: str | None = None
+    token_hash: str | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -46,87 +77,138 @@ class SeatSpec:
     def public(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "bot": self.is_bot}
 
+    def holds(self, token: str) -> bool:
+        return self.token_hash is not None and hmac.compare_digest(
+            self.token_hash, token_hash(token)
+        )
 
-def seat_specs(kinds: list[str], names: list[str] | None = None) -> list[SeatSpec]:
-    """Seats from kinds (``"human"`` or a bot name); each human gets a fresh secret token."""
-    specs = []
+
+def person_name(given: str | None, seat: int) -> str:
+    """A person's shown name: printable, at most 24 characters, never passing for a bot."""
+    name = " ".join((given or "").split())
+    if not name:
+        return f"player {seat + 1}"
+    if len(name) > NAME_LENGTH or not name.isprintable():
+        raise ProtocolError(f"a name is at most {NAME_LENGTH} printable characters")
+    if BOT_LABEL.strip("()").lower() in name.lower():
+        raise ProtocolError(f"the name {excerpt(name)} is kept for computers")
+    return name
+
+
+def seat_specs(
+    kinds: list[str], names: list[str | None] | None = None
+) -> tuple[list[SeatSpec], list[str | None]]:
+    """Seats from kinds (``"human"`` or a bot name), and each person's fresh secret token."""
+    specs: list[SeatSpec] = []
+    tokens: list[str | None] = []
     for seat, kind in enumerate(kinds):
         if kind == HUMAN:
-            given = names[seat] if names and seat < len(names) and names[seat] else None
-            specs.append(SeatSpec(HUMAN, given or f"player {seat + 1}", secrets.token_urlsafe(16)))
+            given = names[seat] if names and seat < len(names) else None
+            token = secrets.token_urlsafe(16)
+            specs.append(SeatSpec(HUMAN, person_name(given, seat), token_hash(token)))
+            tokens.append(token)
         else:
             make_bot(kind)  # raises ValueError for an unknown bot
             specs.append(SeatSpec(kind, f"{kind} {seat + 1} {BOT_LABEL}"))
-    return specs
+            tokens.append(None)
+    return specs, tokens
 
 
 class Viewer:
-    """One connection's outbox; ``seat`` is None for a spectator."""
+    """One connection: its seat (None for a spectator) and its bounded outbox of JSON texts."""
 
-    def __init__(self, seat: int | None) -> None:
+    def __init__(self, seat: int | None, limits: Limits) -> None:
         self.seat = seat
-        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.outbox: asyncio.Queue[str] = asyncio.Queue()
+        self.limits = limits
+        self.queued_bytes = 0
+        self.kicked: asyncio.Event = asyncio.Event()
+        self.reason = ""
+        self.code = CLOSE_TOO_SLOW
+        self.on_kick: Callable[[], None] | None = None  # the connection closes itself
+
+    def put(self, text: str) -> None:
+        """Queue a message; a viewer that lets too much pile up is disconnected instead."""
+        if self.kicked.is_set():
+            return
+        if (
+            self.outbox.qsize() >= self.limits.outbox_messages
+            or self.queued_bytes + len(text) > self.limits.outbox_bytes
+        ):
+            self.kick("too slow: messages piled up unread; reconnect to resync")
+            return
+        self.queued_bytes += len(text)
+        self.outbox.put_nowait(text)
+
+    def put_json(self, message: dict[str, Any]) -> None:
+        self.put(json.dumps(message))
+
+    async def next(self) -> str:
+        text = await self.outbox.get()
+        self.queued_bytes -= len(text)
+        return text
+
+    def kick(self, reason: str, code: int = CLOSE_TOO_SLOW) -> None:
+        """Disconnect this viewer with ``code``; what was queued for it is dropped."""
+        self.reason, self.code = reason, code
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+        self.queued_bytes = 0
+        if not self.kicked.is_set():
+            self.kicked.set()
+            if self.on_kick is not None:
+                self.on_kick()
 
 
 @dataclass(slots=True)
 class _Command:
-    viewer: Viewer | None  # None: the table's own bot turn
-    message: Any
+    viewer: Viewer
+    kind: str  # "join", "leave" or "message"
+    message: Any = None
 
 
 class LiveTable:
-    """The one owner of a match in play."""
+    """The one owner of a match in play (or finished and being watched)."""
 
     def __init__(
         self,
-        table_id: str,
+        stored: StoredTable,
         match: Match,
         seats: list[SeatSpec],
         store: Store,
+        writer: Writer,
         clock: Callable[[], float],
+        limits: Limits,
+        bot_delay: float = 0.0,
+        on_idle: Callable[[LiveTable], None] | None = None,
     ) -> None:
-        self.id = table_id
+        self.id = stored.id
+        self.stored = stored
         self.match = match
         self.seats = seats
         self.store = store
+        self.writer = writer
         self.clock = clock
+        self.limits = limits
+        self.bot_delay = bot_delay
+        self.on_idle = on_idle
         self.viewers: set[Viewer] = set()
         self.bots: dict[int, Bot] = {
-            s: make_bot(spec.kind, f"{match.seed}/{s}")
+            s: make_bot(spec.kind, f"{stored.bot_seed}/{s}")
             for s, spec in enumerate(seats)
             if spec.is_bot
         }
         self._queue: asyncio.Queue[_Command] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-
-    # ----------------------------------------------------------- construction
-
-    @classmethod
-    def create(
-        cls,
-        table_id: str,
-        rules: RuleSet,
-        seed: str,
-        seats: list[SeatSpec],
-        store: Store,
-        clock: Callable[[], float],
-    ) -> LiveTable:
-        match = Match(rules, seed, [s.name for s in seats])
-        store.create_table(table_id, rules.to_dict(), seed, [asdict(s) for s in seats], clock())
-        return cls(table_id, match, seats, store, clock)
-
-    @classmethod
-    def rebuild(cls, stored: StoredTable, store: Store, clock: Callable[[], float]) -> LiveTable:
-        """The table as it was: (rules, seed, seats) and every stored action, replayed."""
-        match, seats = load_match(stored, store)
-        return cls(stored.id, match, seats, store, clock)
+        self._snapshots: dict[tuple[int | None, str], tuple[int, str]] = {}
+        self.closed = False  # unloaded: the task ends once nobody is left
+        self._published = self._info()
 
     # ----------------------------------------------------------- the task
 
     def start(self) -> None:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name=f"table {self.id}")
-            self._queue.put_nowait(_Command(None, None))
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -135,76 +217,125 @@ class LiveTable:
                 await self._task
             self._task = None
 
-    def join(self, token: str | None) -> Viewer:
-        """A viewer for the seat whose token this is; no token watches as a spectator."""
-        seat = None
-        if token:
-            seat = next((s for s, spec in enumerate(self.seats) if spec.token == token), None)
-            if seat is None:
-                raise ProtocolError(f"table {self.id}: that seat link is not valid")
-        viewer = Viewer(seat)
-        self.viewers.add(viewer)
-        viewer.outbox.put_nowait(self.snapshot(viewer, "hello"))
-        return viewer
+    def join(self, viewer: Viewer) -> bool:
+        """Seat ``viewer``; its ``hello`` arrives in its outbox. False if the table has
+        been unloaded meanwhile (load it again)."""
+        if self._task is None or self._task.done():
+            return False
+        self._queue.put_nowait(_Command(viewer, "join"))
+        return True
 
     def leave(self, viewer: Viewer) -> None:
-        self.viewers.discard(viewer)
+        self._queue.put_nowait(_Command(viewer, "leave"))
 
     def send(self, viewer: Viewer, message: Any) -> None:
         """Queue a client's message; the table task answers in the viewer's outbox."""
-        self._queue.put_nowait(_Command(viewer, message))
+        self._queue.put_nowait(_Command(viewer, "message", message))
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat whose link holds ``token``; None without a token (a spectator)."""
+        if not token:
+            return None
+        for seat, spec in enumerate(self.seats):
+            if spec.holds(token):
+                return seat
+        raise ProtocolError(f"table {self.id}: that seat link is not valid")
 
     async def _run(self) -> None:
-        while True:
-            command = await self._queue.get()
-            try:
-                self._handle(command)
-            except ProtocolError as exc:
-                self._refuse(command.viewer, str(exc))
-            except Exception:  # a bug must not take the table down with it
-                log.exception("table %s: command failed", self.id)
-                self._refuse(command.viewer, f"table {self.id}: internal error")
+        loop = asyncio.get_running_loop()
+        due = loop.time() + self.bot_delay
+        while not (self.closed and not self.viewers and self._queue.empty()):
+            seat = self._bot_to_move()
+            command: _Command | None = None
+            if seat is None:
+                command = await self._queue.get()
+            elif not self._queue.empty():
+                command = self._queue.get_nowait()
+            elif self.bot_delay > 0 and loop.time() < due:
+                with contextlib.suppress(TimeoutError):
+                    command = await asyncio.wait_for(self._queue.get(), due - loop.time())
+            if command is None:
+                assert seat is not None
+                if not await self._guarded(None, self._bot_move(seat)):
+                    await asyncio.sleep(1.0)  # a failing bot must not spin the loop
+            else:
+                version = self.version
+                await self._guarded(command.viewer, self._handle(command))
+                if self.version == version:
+                    await asyncio.sleep(0)  # nothing happened: let the others run
+                    continue
+            due = loop.time() + self.bot_delay
+            await asyncio.sleep(0)  # one decision at a time, then the other tables run
+
+    async def _guarded(self, viewer: Viewer | None, work: Any) -> bool:
+        try:
+            await work
+            return True
+        except ProtocolError as exc:
+            self._refuse(viewer, str(exc))
+        except Exception:  # a bug must not take the table down with it
+            log.exception("table %s: command failed", self.id)
+            self._refuse(viewer, f"table {self.id}: internal error")
+        return False
 
     def _refuse(self, viewer: Viewer | None, message: str) -> None:
         if viewer is None:
             log.error("table %s: a bot's move was refused: %s", self.id, message)
         else:
-            viewer.outbox.put_nowait({"type": "error", "message": message})
+            viewer.put_json({"type": "error", "message": message})
 
     # ----------------------------------------------------------- commands
 
-    def _handle(self, command: _Command) -> None:
-        viewer, message = command.viewer, command.message
-        if viewer is None:
-            self._play_bots()
+    async def _handle(self, command: _Command) -> None:
+        viewer = command.viewer
+        if command.kind == "join":
+            self.viewers.add(viewer)
+            viewer.put(self.snapshot(viewer.seat, "hello"))
             return
+        if command.kind == "leave":
+            self.viewers.discard(viewer)
+            if not self.viewers and self.match.over and self.on_idle is not None:
+                self.on_idle(self)
+            return
+        message = command.message
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            raise ProtocolError(f"a message is a JSON object with a type, got {message!r}")
+            raise ProtocolError(f"a message is a JSON object with a type, got {excerpt(message)}")
         kind = message["type"]
         if kind == "sync":
-            viewer.outbox.put_nowait(self.snapshot(viewer, "state"))
+            viewer.put(self.snapshot(viewer.seat, "state"))
         elif kind == "action":
-            self._human_action(viewer, message)
-            viewer.outbox.put_nowait({"type": "ack", "version": self.version})
-            self._play_bots()
+            seat, action = self._human_action(viewer, message)
+            await self._commit(seat, action)
+            viewer.put_json({"type": "ack", "version": self.version})
         else:
-            raise ProtocolError(f"unknown message type {kind!r}; known: action, sync")
+            raise ProtocolError(f"unknown message type {excerpt(kind)}; known: action, sync")
 
-    def _human_action(self, viewer: Viewer, message: dict[str, Any]) -> None:
+    def _human_action(self, viewer: Viewer, message: dict[str, Any]) -> tuple[int, Action]:
         if viewer.seat is None:
             raise ProtocolError(f"table {self.id}: spectators cannot act")
         if "seat" in message and message["seat"] != viewer.seat:
             raise ProtocolError(
-                f"table {self.id}: you sit in seat {viewer.seat}, not seat {message['seat']!r}"
+                f"table {self.id}: you sit in seat {viewer.seat}, "
+                f"not seat {excerpt(message['seat'])}"
+            )
+        version = message.get("version")
+        if type(version) is not int:
+            raise ProtocolError(
+                f"table {self.id}: an action names the version of the state it answers"
+            )
+        if version != self.version:
+            raise ProtocolError(
+                f"table {self.id}: stale action for version {version}; the table is at "
+                f"version {self.version}"
             )
         try:
             action = Action.from_dict(message.get("action"))
         except IllegalActionError as exc:
             raise ProtocolError(str(exc)) from None
-        self._commit(viewer.seat, action)
+        return viewer.seat, action
 
-    def _commit(self, seat: int, action: Action) -> None:
-        """Validate, store, apply, publish: the order that makes an ack durable."""
+    async def _commit(self, seat: int, action: Action) -> None:
+        """Validate, apply, store, publish: an ack is only ever sent for a stored action."""
         if self.match.over:
             raise ProtocolError(f"table {self.id}: the match is over")
         legal = self.match.legal_actions()
@@ -217,24 +348,34 @@ class LiveTable:
                 f"table {self.id}: {action} is not legal for seat {seat} now (legal: {options})"
             )
         before = self.version
-        self.store.append_action(self.id, len(self.match.actions), seat, action.to_dict())
+        seq = len(self.match.actions)
         self.match.apply(seat, action)
         standings = standings_of(self.match)
-        if standings is not None:
-            self.store.finish(self.id, self.clock(), standings)
+        row = ActionRow(
+            self.id,
+            seq,
+            seat,
+            action.to_dict(),
+            finished=None if standings is None else self.clock(),
+            standings=standings,
+        )
+        try:
+            await self.writer.append(row)
+        except Exception as exc:
+            log.error("table %s: action %d not stored: %s", self.id, seq, exc)
+            stored = await asyncio.to_thread(self.store.get_table, self.id)
+            assert stored is not None
+            self.match, _ = await asyncio.to_thread(load_match, stored, self.store)
+            raise ProtocolError(f"table {self.id}: the action could not be stored; retry") from None
         self._publish(before)
 
     def _bot_to_move(self) -> int | None:
+        if not self.bots:
+            return None
         return next((s for s in self.match.legal_actions() if s in self.bots), None)
 
-    def _play_bots(self) -> None:
-        """One bot decision, then a fresh command for the next, so people are never starved."""
-        seat = self._bot_to_move()
-        if seat is None:
-            return
-        self._commit(seat, self.bots[seat].act(observe(self.match, seat)))
-        if self._bot_to_move() is not None:
-            self._queue.put_nowait(_Command(None, None))
+    async def _bot_move(self, seat: int) -> None:
+        await self._commit(seat, self.bots[seat].act(observe(self.match, seat)))
 
     # ----------------------------------------------------------- views
 
@@ -243,44 +384,70 @@ class LiveTable:
         return len(self.match.events)
 
     def info(self) -> dict[str, Any]:
-        """What anyone may know about the table."""
+        """What anyone may know about the table, as of the last published version."""
+        return self._published
+
+    def _info(self) -> dict[str, Any]:
         return {
-            "id": self.id,
-            "rules": self.match.rules.name,
-            "length": self.match.rules.length.value,
-            "ruleset": self.match.rules.to_dict(),
-            "seats": [s.public() for s in self.seats],
+            **public_info(self.stored, self.seats, self.match.rules),
             "over": self.match.over,
             "version": self.version,
             "standings": standings_of(self.match),
+            "seed": self.match.seed if self.stored.seed_public or self.match.over else None,
         }
 
-    def state(self, seat: int | None) -> dict[str, Any]:
-        return seat_state(self.match, seat, [s.public() for s in self.seats])
-
-    def snapshot(self, viewer: Viewer, kind: str) -> dict[str, Any]:
-        """A full resync: the viewer's observation and every event it may see."""
-        return {
-            "type": kind,
-            "table": self.id,
-            "seat": viewer.seat,
-            "version": self.version,
-            "events": [e.to_dict() for e in self.match.events if e.visible_to(viewer.seat)],
-            "state": self.state(viewer.seat),
-        }
-
-    def _publish(self, before: int) -> None:
-        new = self.match.events[before:]
-        for viewer in self.viewers:
-            viewer.outbox.put_nowait(
+    def snapshot(self, seat: int | None, kind: str) -> str:
+        """A full resync: the seat's observation and every event it may see (built once
+        per seat and version, however many viewers ask)."""
+        cached = self._snapshots.get((seat, kind))
+        if cached is None or cached[0] != self.version:
+            text = json.dumps(
                 {
-                    "type": "update",
-                    "from": before,
+                    "type": kind,
+                    "table": self.info(),
+                    "seat": seat,
                     "version": self.version,
-                    "events": [e.to_dict() for e in new if e.visible_to(viewer.seat)],
-                    "state": self.state(viewer.seat),
+                    "events": [e.to_dict() for e in self.match.events if e.visible_to(seat)],
+                    "state": seat_state(self.match, seat, [s.public() for s in self.seats]),
                 }
             )
+            cached = self._snapshots[(seat, kind)] = (self.version, text)
+        return cached[1]
+
+    def _publish(self, before: int) -> None:
+        self._published = self._info()
+        new = self.match.events[before:]
+        players = [s.public() for s in self.seats]
+        texts: dict[int | None, str] = {}
+        for viewer in list(self.viewers):
+            text = texts.get(viewer.seat)
+            if text is None:
+                text = texts[viewer.seat] = json.dumps(
+                    {
+                        "type": "update",
+                        "from": before,
+                        "version": self.version,
+                        "events": [e.to_dict() for e in new if e.visible_to(viewer.seat)],
+                        "state": seat_state(self.match, viewer.seat, players),
+                    }
+                )
+            viewer.put(text)
+        if self.match.over and not self.viewers and self.on_idle is not None:
+            self.on_idle(self)
+
+
+def public_info(stored: StoredTable, seats: list[SeatSpec], rules: RuleSet) -> dict[str, Any]:
+    """The facts about a table that never change and hide nothing: no seed, no token."""
+    return {
+        "id": stored.id,
+        "rules": rules.name,
+        "length": rules.length.value,
+        "ruleset": rules.to_dict(),
+        "seats": [s.public() for s in seats],
+        "created": stored.created,
+        "commitment": stored.commitment,
+        "seed_chosen": stored.seed_public,
+    }
 
 
 def load_match(stored: StoredTable, store: Store) -> tuple[Match, list[SeatSpec]]:

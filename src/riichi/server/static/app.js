@@ -113,14 +113,16 @@ async function showLobby() {
     });
     const table = await res.json();
     if (!res.ok) { setStatus(table.error); return; }
-    const mine = `/table/${table.id}?token=${table.tokens[0]}`;
+    // Seat links carry their token after '#': a fragment never reaches a server log
+    // or a Referer header.
+    const mine = `/table/${table.id}#${table.tokens[0]}`;
     const friends = table.tokens.map((t, s) => [t, s]).filter(([t, s]) => t && s > 0);
     if (friends.length === 0) { location.href = mine; return; }
     const list = $("#link-list");
     list.replaceChildren();
     for (const [t, s] of friends) {
       const li = el("li", null, `Seat ${s + 1}: `);
-      const a = el("a", null, `${location.origin}/table/${table.id}?token=${t}`);
+      const a = el("a", null, `${location.origin}/table/${table.id}#${t}`);
       a.href = a.textContent;
       li.appendChild(a);
       list.appendChild(li);
@@ -128,15 +130,15 @@ async function showLobby() {
     $("#my-seat").href = mine;
     $("#links").hidden = false;
   });
-  const games = await (await fetch("/api/games")).json();
+  const games = (await (await fetch("/api/games")).json()).items;
   for (const g of games) {
     const li = el("li");
-    const a = el("a", null, `${g.rules}: ${g.players.join(", ")}`);
+    const a = el("a", null, `${g.rules}: ${g.seats.map((s) => s.name).join(", ")}`);
     a.href = `/replay/${g.id}`;
     li.appendChild(a);
     if (g.standings) {
       const top = [...g.standings].sort((x, y) => x.place - y.place)[0];
-      li.appendChild(el("span", "muted", ` (1st ${top.name} ${top.score})`));
+      li.appendChild(el("span", "muted", ` (1st ${g.seats[top.seat].name} ${top.score})`));
     }
     $("#games").appendChild(li);
   }
@@ -287,6 +289,9 @@ const ACTION_LABELS = {
   kakan: "Kan (added)", kyuushu: "Nine terminals", pass: "Pass",
 };
 
+// Close codes after which reconnecting cannot help: a refused seat link, no such table.
+const FINAL_CLOSE_CODES = new Set([4403, 4404]);
+
 function playTable(tableId, token) {
   $("#table").hidden = false;
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -302,7 +307,8 @@ function playTable(tableId, token) {
   const act = (action) => {
     riichiMode = false;
     sent = true;
-    send({ type: "action", action });
+    // the version names the decision this answers: a stale or repeated action is refused
+    send({ type: "action", version, action });
     render();
   };
 
@@ -375,13 +381,25 @@ function playTable(tableId, token) {
     }
   }
 
+  let finalError = null;  // a refusal that retrying cannot mend
+  let retryDelay = 1000;
   function connect() {
     ws = new WebSocket(`${proto}://${location.host}/ws/tables/${tableId}${query}`);
-    ws.addEventListener("message", (ev) => accept(JSON.parse(ev.data)));
-    ws.addEventListener("open", () => { sent = false; });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("message", (ev) => {
+      const msg = JSON.parse(ev.data);
+      if (msg.type === "error" && msg.final) finalError = msg.message;
+      accept(msg);
+    });
+    ws.addEventListener("open", () => { sent = false; retryDelay = 1000; });
+    ws.addEventListener("close", (ev) => {
+      if (finalError || FINAL_CLOSE_CODES.has(ev.code)) {
+        setStatus(finalError || ev.reason || "this table cannot be joined");
+        return;
+      }
+      if (state && state.over) return;
       setStatus("connection lost; reconnecting");
-      setTimeout(connect, 1000);
+      setTimeout(connect, retryDelay);
+      retryDelay = Math.min(retryDelay * 2, 15000);
     });
   }
   connect();
@@ -433,6 +451,10 @@ async function showReplay(gameId) {
 // ------------------------------------------------------------------ routing
 
 const path = location.pathname.split("/").filter(Boolean);
-if (path[0] === "table") playTable(path[1], new URLSearchParams(location.search).get("token"));
+if (path[0] === "table") {
+  // the token after '#'; older links carried it as ?token=
+  const token = location.hash.slice(1) || new URLSearchParams(location.search).get("token");
+  playTable(path[1], token);
+}
 else if (path[0] === "replay") showReplay(path[1]);
 else showLobby();

@@ -1,0 +1,89 @@
+"""Connection limits uvicorn does not have: a deadline for each request's headers and a
+cap on the connections one address holds open.
+
+Without them, a client that opens sockets and sends nothing (or a byte at a
+time) keeps each one, and its file descriptor, forever. A connection must
+send a request's headers within ``HEADER_SECONDS`` of opening (or of its last
+response); an address may hold ``PER_ADDRESS`` connections that are still
+plain HTTP (websockets are counted by the app once upgraded).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from typing import Any, ClassVar
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+HEADER_SECONDS = 10.0
+PER_ADDRESS = 64
+
+
+class GuardedHttp(HttpToolsProtocol):
+    """uvicorn's httptools protocol with a header deadline and a per-address cap."""
+
+    open_by_address: ClassVar[Counter[str]] = Counter()  # one count for the whole process
+    header_seconds = HEADER_SECONDS
+    per_address = PER_ADDRESS
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deadline: asyncio.TimerHandle | None = None
+        self._counted: str | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        address = self.client[0] if self.client else "unknown"
+        if self.open_by_address[address] >= self.per_address:
+            self.connections.discard(self)
+            transport.abort()
+            return
+        self.open_by_address[address] += 1
+        self._counted = address
+        self._arm()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(self.header_seconds, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if not self.transport.is_closing():
+            self.transport.abort()
+
+    def _uncount(self) -> None:
+        address, self._counted = self._counted, None
+        if address is not None:
+            self.open_by_address[address] -= 1
+            if self.open_by_address[address] <= 0:
+                del self.open_by_address[address]
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if self._deadline is None:
+            self._arm()
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        super().on_headers_complete()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()  # the next request's headers have the same deadline
+
+    def handle_websocket_upgrade(self) -> None:
+        self._disarm()
+        self._uncount()
+        super().handle_websocket_upgrade()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self._uncount()
+        super().connection_lost(exc)

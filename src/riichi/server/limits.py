@@ -1,0 +1,103 @@
+"""Every input has a size, a depth and a rate: the numbers, and the checks that apply them.
+
+One client may cost the server only a bounded share: its messages are small,
+and past their rate they are read more slowly (the rest wait in the client's
+own socket, not in our memory); what waits to be sent to it is capped (a
+reader too slow to keep up is disconnected and resyncs when it comes back);
+an address holds a bounded number of connections and creates tables at a
+bounded rate.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from limits import RateLimitItem, parse, storage, strategies
+
+from riichi.errors import RiichiError
+
+
+class LimitError(RiichiError):
+    """Input refused for its size, shape or rate; nothing has changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The server's bounds; tests and benchmarks may set their own."""
+
+    body_bytes: int = 16 * 1024  # an HTTP request body
+    body_seconds: float = 10.0  # to receive it
+    message_bytes: int = 4096  # a websocket message from a client
+    messages: str = "50 per second"  # websocket messages read per connection
+    outbox_messages: int = 64  # waiting to be sent to one client
+    outbox_bytes: int = 2 * 1024 * 1024
+    sockets_per_address: int = 32
+    sockets: int = 20_000
+    tables_per_address: str = "30 per minute"
+    live_tables: int = 5000
+    page: int = 50  # lobby and game lists
+    max_page: int = 200
+    json_depth: int = 16
+
+
+class RateLimits:
+    """Moving-window counters by key (an address, a connection), kept in memory."""
+
+    def __init__(self) -> None:
+        self._limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
+        self._items: dict[str, RateLimitItem] = {}
+
+    def _item(self, rate: str) -> RateLimitItem:
+        item = self._items.get(rate)
+        if item is None:
+            item = self._items[rate] = parse(rate)
+        return item
+
+    def hit(self, rate: str, key: str) -> bool:
+        """Count one hit; False once ``key`` is over ``rate`` (e.g. ``"30 per minute"``)."""
+        return self._limiter.hit(self._item(rate), key)
+
+    def wait(self, rate: str, key: str) -> float:
+        """Count one hit if ``key`` is under ``rate`` and return 0; else how many
+        seconds until it would be."""
+        item = self._item(rate)
+        if self._limiter.hit(item, key):
+            return 0.0
+        reset = self._limiter.get_window_stats(item, key).reset_time
+        return max(0.001, reset - time.time())
+
+
+def _refuse_constant(name: str) -> Any:
+    raise LimitError(f"{name} is not a JSON number")
+
+
+def parse_json(data: bytes | str, limit: int, depth: int) -> Any:
+    """Strict JSON of at most ``limit`` bytes and ``depth`` levels: no NaN, valid UTF-8."""
+    if len(data) > limit:
+        raise LimitError(f"the message is {len(data)} bytes; the limit is {limit}")
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except UnicodeDecodeError:
+        raise LimitError("the message is not valid UTF-8") from None
+    except RecursionError:
+        raise LimitError(f"the message nests deeper than {depth} levels") from None
+    except json.JSONDecodeError as exc:
+        raise LimitError(f"not JSON: {exc.msg} at character {exc.pos}") from None
+    if _depth(value, depth) > depth:
+        raise LimitError(f"the message nests deeper than {depth} levels")
+    return value
+
+
+def _depth(value: Any, cap: int) -> int:
+    """Nesting depth, counting no further than ``cap + 1``."""
+    if cap < 0:
+        return 1
+    if isinstance(value, dict):
+        return 1 + max((_depth(v, cap - 1) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v, cap - 1) for v in value), default=0)
+    return 0
