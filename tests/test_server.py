@@ -3,7 +3,6 @@ nothing, durable tables that survive a restart and a killed process."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import signal
@@ -18,96 +17,17 @@ from websockets.sync.client import connect
 
 from riichi.game import Match
 from riichi.server import Store, create_app
-from server_helpers import Postgres, free_port, postgres_bindir, start_server
-
-PREFERENCE = ("tsumo", "ron", "pass")
-
-
-def choose(state: dict[str, Any]) -> dict[str, Any]:
-    """A simple person: win when possible, never call, otherwise discard the drawn tile."""
-    legal = state["legal"]
-    for kind in PREFERENCE:
-        for action in legal:
-            if action["type"] == kind:
-                return dict(action)
-    drawn = {"type": "discard", "tile": state["drawn"]}
-    return drawn if drawn in legal else dict(legal[0])
-
-
-class Seat:
-    """A client of the public protocol over any websocket with send_text/receive_text."""
-
-    def __init__(self, ws: Any) -> None:
-        self.ws = ws
-        hello = self.receive()
-        assert hello["type"] == "hello"
-        self.seat = hello["seat"]
-        self.version = hello["version"]
-        self.state = hello["state"]
-        self.events: list[dict[str, Any]] = list(hello["events"])
-
-    def receive(self) -> dict[str, Any]:
-        message: dict[str, Any] = json.loads(self.ws.receive_text())
-        return message
-
-    def send(self, message: Any) -> None:
-        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
-
-    def read_until(self, *kinds: str) -> dict[str, Any]:
-        while True:
-            message = self.receive()
-            if message["type"] == "update":
-                assert message["from"] == self.version, "a gap in versions"
-                self.version = message["version"]
-                self.state = message["state"]
-                self.events.extend(message["events"])
-            if message["type"] in kinds:
-                return message
-
-    def action(self, action: dict[str, Any]) -> dict[str, Any]:
-        """An action message answering the state at this seat's version."""
-        return {"type": "action", "version": self.version, "action": action}
-
-    def act(self) -> dict[str, Any]:
-        self.send(self.action(choose(self.state)))
-        answer = self.read_until("ack", "error")
-        assert answer["type"] == "ack", answer
-        return answer
-
-    def await_turn(self) -> None:
-        """Read updates until this seat must decide (the table then waits on it) or it ends."""
-        while not self.state["legal"] and not self.state["over"]:
-            self.read_until("update")
-
-    def play(self, limit: int = 100_000) -> int:
-        """Act whenever asked until the match is over; returns how many actions were sent."""
-        sent = 0
-        while not self.state["over"] and sent < limit:
-            if self.state["legal"]:
-                self.act()
-                sent += 1
-            else:
-                self.read_until("update")
-        return sent
-
-
-def new_table(client: Any, **body: Any) -> dict[str, Any]:
-    response = client.post("/api/tables", json=body)
-    assert response.status_code == 201, response.text
-    table: dict[str, Any] = response.json()
-    return table
-
-
-@contextlib.contextmanager
-def two_people_and_a_watcher(client: Any, table: dict[str, Any]) -> Iterator[tuple[Seat, ...]]:
-    """Seats 0 and 1 by their links, and a spectator without one."""
-    base = f"/ws/tables/{table['id']}"
-    with (
-        client.websocket_connect(f"{base}?token={table['tokens'][0]}") as w0,
-        client.websocket_connect(f"{base}?token={table['tokens'][1]}") as w1,
-        client.websocket_connect(base) as w2,
-    ):
-        yield Seat(w0), Seat(w1), Seat(w2)
+from server_helpers import (
+    Postgres,
+    Seat,
+    SyncSocket,
+    choose,
+    free_port,
+    new_table,
+    postgres_bindir,
+    start_server,
+    two_people_and_a_watcher,
+)
 
 
 @pytest.fixture(scope="module")
@@ -262,18 +182,6 @@ def test_a_restarted_server_rebuilds_the_table_from_its_log(db: str) -> None:
         assert again.version == version and again.state == before
         again.play()
         assert again.state["standings"] is not None
-
-
-class SyncSocket:
-    def __init__(self, ws: Any) -> None:
-        self.ws = ws
-
-    def send_text(self, text: str) -> None:
-        self.ws.send(text)
-
-    def receive_text(self) -> str:
-        text: str = self.ws.recv(timeout=30)
-        return text
 
 
 def test_a_killed_server_loses_no_acknowledged_action(db: str) -> None:

@@ -132,7 +132,7 @@ def create_app(
         if not any(isinstance(f, RedactTokens) for f in access.filters):
             access.addFilter(RedactTokens())
         store = await asyncio.to_thread(Store, db_url)
-        holder["server"] = Server(store, clock, limits, bot_delay)
+        holder["server"] = app.state.server = Server(store, clock, limits, bot_delay)
         await server().start()
         yield
         await server().close()
