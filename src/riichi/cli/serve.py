@@ -36,7 +36,7 @@ def serve_command(host: str, port: int, db_url: str, bot_delay: float, access_lo
     import uvicorn
 
     from riichi.server import Store, create_app
-    from riichi.server.guard import GuardedHttp
+    from riichi.server.guard import GuardedHttp, GuardedWebSocket
 
     try:
         Store(db_url).close()  # a bad URL or an unreachable database: one line, no traceback
@@ -51,6 +51,7 @@ def serve_command(host: str, port: int, db_url: str, bot_delay: float, access_lo
     config = uvicorn.Config(
         create_app(db_url, bot_delay=bot_delay),
         http=GuardedHttp,
+        ws=GuardedWebSocket,
         ws_max_size=WS_MAX_BYTES,
         ws_max_queue=16,
         ws_per_message_deflate=False,

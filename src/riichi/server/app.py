@@ -44,6 +44,7 @@ from riichi.server.table import (
     CLOSE_NO_TABLE,
     CLOSE_REFUSED,
     CLOSE_TOO_MANY,
+    CLOSE_TOO_SLOW,
     CLOSE_UNSUPPORTED,
     LiveTable,
     ProtocolError,
@@ -268,6 +269,11 @@ def create_app(
 
         async def close_kicked() -> None:
             sender.cancel()  # it may be stuck writing to a reader that does not read
+            transport = websocket.scope.get("extensions", {}).get("riichi.transport", {})
+            if viewer.code == CLOSE_TOO_SLOW and "abort" in transport:
+                # a close frame cannot get past what the peer has not read: drop it
+                transport["abort"]()
+                return
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(
                     websocket.close(code=viewer.code, reason=viewer.reason[:100]), 2

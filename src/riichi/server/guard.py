@@ -1,23 +1,37 @@
-"""Connection limits uvicorn does not have: a deadline for each request's headers and a
-cap on the connections one address holds open.
+"""Connection limits uvicorn does not have: a deadline for each request's headers, a
+cap on the connections one address holds open, and a way to drop a websocket
+whose peer stopped reading.
 
 Without them, a client that opens sockets and sends nothing (or a byte at a
 time) keeps each one, and its file descriptor, forever. A connection must
 send a request's headers within ``HEADER_SECONDS`` of opening (or of its last
 response); an address may hold ``PER_ADDRESS`` connections that are still
 plain HTTP (websockets are counted by the app once upgraded).
+
+Request targets are capped at ``MAX_URL`` bytes: the websocket handshake
+itself hangs on a line over 8 KB.
+
+A graceful close waits for the peer to read what is queued, which a peer that
+never reads never does. ``GuardedWebSocket`` gives the app an ``abort`` (in
+the scope's ``riichi.transport`` extension) and turns uvicorn's own closes
+(a ping left unanswered) into aborts after ``CLOSE_GRACE`` seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections import Counter
 from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 HEADER_SECONDS = 10.0
 PER_ADDRESS = 64
+MAX_URL = 2048  # bytes; longer request targets get a 400 at once
+CLOSE_GRACE = 5.0
+SEND_BUFFER = 64 * 1024
 
 
 class GuardedHttp(HttpToolsProtocol):
@@ -64,6 +78,12 @@ class GuardedHttp(HttpToolsProtocol):
             if self.open_by_address[address] <= 0:
                 del self.open_by_address[address]
 
+    def on_url(self, url: bytes) -> None:
+        super().on_url(url)
+        if len(self.url) > MAX_URL:
+            # raised inside the parser: uvicorn answers 400 and closes
+            raise ValueError(f"request target over {MAX_URL} bytes")
+
     def on_message_begin(self) -> None:
         super().on_message_begin()
         if self._deadline is None:
@@ -87,3 +107,28 @@ class GuardedHttp(HttpToolsProtocol):
         self._disarm()
         self._uncount()
         super().connection_lost(exc)
+
+
+class GuardedWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's websocket protocol, with an abort the app can call and closes that end."""
+
+    send_buffer = SEND_BUFFER
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        # A small kernel buffer: a peer that stops reading is noticed (its outbox fills)
+        # after kilobytes, not megabytes, and costs no more than that.
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.send_buffer)
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"]["riichi.transport"] = {"abort": self.transport.abort}
+
+    def keepalive_timeout(self) -> None:
+        super().keepalive_timeout()
+        # the close above waits for the peer to read; a dead peer never will
+        self.loop.call_later(CLOSE_GRACE, self.transport.abort)
