@@ -50,7 +50,7 @@ def base_url(tmp_path: Path) -> Iterator[str]:
 
 def shot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.wait_for_function("[...document.images].every((i) => i.complete)")
+    page.wait_for_function("() => [...document.images].every((i) => i.complete)")
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
@@ -83,6 +83,8 @@ def test_a_game_against_bots_in_the_browser(browser: Browser, base_url: str, wid
     page = browser.new_page(viewport={"width": width, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # the page runs under a strict content policy: our own code must never trip it
+    page.on("console", lambda m: errors.append(m.text) if "Content Security" in m.text else None)
     page.goto(base_url)
     page.select_option("#rules", "riichi-basic")
     page.select_option("#length", "one-hand")
@@ -92,7 +94,7 @@ def test_a_game_against_bots_in_the_browser(browser: Browser, base_url: str, wid
     page.wait_for_selector("#my-hand .tile")
     names = page.locator(".seat-head .name").all_inner_texts()
     assert sum("(bot)" in n for n in names) == 3
-    fits = "document.documentElement.scrollWidth <= window.innerWidth"
+    fits = "() => document.documentElement.scrollWidth <= window.innerWidth"
     assert page.evaluate(fits), "the table is wider than the screen"
     answered = play_one_hand(page)
     assert answered, "no call prompt came up in this hand"
