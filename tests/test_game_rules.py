@@ -96,7 +96,7 @@ def test_pon_beats_chi() -> None:
     do(m, 2, "pon 3m 3m+3m")
     do(m, 3, "pass")
     call = last(m, "call")
-    assert call["seat"] == 2 and call["type"] == "pon"
+    assert call["seat"] == 2 and call["call"] == "pon"
     assert list(m.legal_actions()) == [2]
     # after a call the caller must discard: no tsumo, no kan
     assert {a.split()[0] for a in legal(m, 2)} == {"discard"}
@@ -119,7 +119,7 @@ def test_chi_when_nobody_else_claims() -> None:
     do(m, 1, "chi 3m 4m+5m")
     do(m, 2, "pass")
     do(m, 3, "pass")
-    assert last(m, "call")["type"] == "chi"
+    assert last(m, "call")["call"] == "chi"
     # kuikae: neither 3m nor the other end of 345m (6m) may be discarded now
     discards = legal(m, 1)
     assert "discard 6m" not in discards and "discard 3m" not in discards

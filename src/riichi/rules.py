@@ -172,7 +172,8 @@ class RuleSet:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise InvalidRulesetError(f"unknown ruleset keys: {excerpt(unknown, 200)}")
+            shown = ", ".join(excerpt(k, 40) if len(k) > 40 else k for k in unknown[:10])
+            raise InvalidRulesetError(f"unknown ruleset keys: {shown}")
         values = {key: _decode(key, hints[key], value) for key, value in data.items()}
         return cls(**values)
 
