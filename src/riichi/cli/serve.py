@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from riichi.server.limits import Limits
 from riichi.server.storage import DEFAULT_URL
 
 WS_MAX_BYTES = 64 * 1024  # a websocket frame; the app refuses messages over 4 KB itself
@@ -30,8 +31,22 @@ MAX_CONNECTIONS = 20_000  # uvicorn answers 503 beyond this many connections and
     type=click.FloatRange(0, 10),
     help="Seconds a bot waits before each move, so people can follow the play.",
 )
+@click.option(
+    "--sockets-per-address",
+    default=Limits().sockets_per_address,
+    show_default=True,
+    type=click.IntRange(1, 100_000),
+    help="Connections one address may hold open (raise it behind a proxy or for load tests).",
+)
 @click.option("--access-log/--no-access-log", default=True, help="Log every request.")
-def serve_command(host: str, port: int, db_url: str, bot_delay: float, access_log: bool) -> None:
+def serve_command(
+    host: str,
+    port: int,
+    db_url: str,
+    bot_delay: float,
+    sockets_per_address: int,
+    access_log: bool,
+) -> None:
     """Serve the platform; live tables survive a restart on the same --db."""
     import uvicorn
 
@@ -49,8 +64,11 @@ def serve_command(host: str, port: int, db_url: str, bot_delay: float, access_lo
         click.echo(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", err=True)
         sys.exit(2)
     config = uvicorn.Config(
-        create_app(db_url, bot_delay=bot_delay),
-        http=GuardedHttp,
+        create_app(
+            db_url, bot_delay=bot_delay, limits=Limits(sockets_per_address=sockets_per_address)
+        ),
+        # connections still in their handshake count against the same allowance
+        http=type("Http", (GuardedHttp,), {"per_address": max(64, sockets_per_address)}),
         ws=GuardedWebSocket,
         ws_max_size=WS_MAX_BYTES,
         ws_max_queue=16,

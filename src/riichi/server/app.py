@@ -21,7 +21,6 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Callable
-from itertools import count
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -38,7 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from riichi.rules import PRESETS
 from riichi.server.hub import Busy, NotFound, Server
-from riichi.server.limits import LimitError, Limits, parse_json
+from riichi.server.limits import LimitError, Limits, Pace, parse_json
 from riichi.server.storage import DEFAULT_URL
 from riichi.server.table import (
     CLOSE_NO_TABLE,
@@ -122,16 +121,16 @@ def create_app(
 
     limits = limits or Limits()
     holder: dict[str, Server] = {}
-    connections = count()
 
     def server() -> Server:
         return holder["server"]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        access = logging.getLogger("uvicorn.access")
-        if not any(isinstance(f, RedactTokens) for f in access.filters):
-            access.addFilter(RedactTokens())
+        for name in ("uvicorn.access", "uvicorn.error"):  # the websocket lines log there
+            logger = logging.getLogger(name)
+            if not any(isinstance(f, RedactTokens) for f in logger.filters):
+                logger.addFilter(RedactTokens())
         store = await asyncio.to_thread(Store, db_url)
         holder["server"] = app.state.server = Server(store, clock, limits, bot_delay)
         await server().start()
@@ -263,7 +262,6 @@ def create_app(
         if table is None:
             await refuse("no such table", CLOSE_NO_TABLE)
             return
-        key = f"ws:{next(connections)}"
         sender = asyncio.create_task(pump(websocket, viewer))
         closing: list[asyncio.Task[None]] = []
 
@@ -281,7 +279,7 @@ def create_app(
 
         viewer.on_kick = lambda: closing.append(asyncio.create_task(close_kicked()))
         try:
-            await listen(websocket, table, viewer, key)
+            await listen(websocket, table, viewer)
         finally:
             # no await here: a closed connection's handler returns at once
             table.leave(viewer)
@@ -292,8 +290,8 @@ def create_app(
             while True:
                 await websocket.send_text(await viewer.next())
 
-    async def listen(websocket: WebSocket, table: LiveTable, viewer: Viewer, key: str) -> None:
-        hub = server()
+    async def listen(websocket: WebSocket, table: LiveTable, viewer: Viewer) -> None:
+        pace = Pace(limits.messages_per_second, limits.message_burst)
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
             while not viewer.kicked.is_set():
                 message = await websocket.receive()
@@ -307,7 +305,7 @@ def create_app(
                     )
                     return
                 # past the rate, read more slowly: a flood waits in the client's socket
-                while (wait := hub.rates.wait(limits.messages, key)) > 0:
+                while (wait := pace.wait()) > 0:
                     await asyncio.sleep(wait)
                 try:
                     parsed = parse_json(text, limits.message_bytes, limits.json_depth)

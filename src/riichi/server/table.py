@@ -26,12 +26,13 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
-import json
 import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from riichi.bots import BOT_LABEL, Bot, make_bot
 from riichi.errors import RiichiError, excerpt
@@ -55,6 +56,12 @@ log = logging.getLogger(__name__)
 
 class ProtocolError(RiichiError):
     """A message the table refuses; nothing has changed."""
+
+
+def to_json(message: dict[str, Any]) -> str:
+    """A message as the JSON text every viewer of its kind gets (orjson: the publish path
+    serialises one state per seat per event)."""
+    return orjson.dumps(message).decode()
 
 
 def token_hash(token: str) -> str:
@@ -141,7 +148,7 @@ class Viewer:
         self.outbox.put_nowait(text)
 
     def put_json(self, message: dict[str, Any]) -> None:
-        self.put(json.dumps(message))
+        self.put(to_json(message))
 
     async def next(self) -> str:
         text = await self.outbox.get()
@@ -202,6 +209,7 @@ class LiveTable:
         self._task: asyncio.Task[None] | None = None
         self._snapshots: dict[tuple[int | None, str], tuple[int, str]] = {}
         self.closed = False  # unloaded: the task ends once nobody is left
+        self._public = public_info(stored, seats, match.rules)
         self._published = self._info()
 
     # ----------------------------------------------------------- the task
@@ -389,7 +397,7 @@ class LiveTable:
 
     def _info(self) -> dict[str, Any]:
         return {
-            **public_info(self.stored, self.seats, self.match.rules),
+            **self._public,
             "over": self.match.over,
             "version": self.version,
             "standings": standings_of(self.match),
@@ -401,7 +409,7 @@ class LiveTable:
         per seat and version, however many viewers ask)."""
         cached = self._snapshots.get((seat, kind))
         if cached is None or cached[0] != self.version:
-            text = json.dumps(
+            text = to_json(
                 {
                     "type": kind,
                     "table": self.info(),
@@ -422,7 +430,7 @@ class LiveTable:
         for viewer in list(self.viewers):
             text = texts.get(viewer.seat)
             if text is None:
-                text = texts[viewer.seat] = json.dumps(
+                text = texts[viewer.seat] = to_json(
                     {
                         "type": "update",
                         "from": before,

@@ -1,0 +1,237 @@
+"""One server process under load: committed actions per second, and action latency at
+human pace with a crowd of spectators. Not a test.
+
+    python bench/server.py throughput [--tables 200] [--seconds 30] [--bots efficiency]
+    python bench/server.py latency [--tables 200] [--spectators 100] [--seconds 60]
+
+``throughput``: each table is one scripted person, acting the moment it may,
+and three bots; the figure is the actions the server stored per second (read
+from the database). ``latency``: each person acts every 1 to 3 seconds; the
+figure is the time from sending an action to its acknowledgement (which comes
+only after the action is committed), p50 and p99, while ``--spectators``
+watch one of the tables. The server runs as ``riichi serve`` in its own
+process with bots answering at once (``--bot-delay 0``); this process plays
+the people.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+PREFERENCE = ("tsumo", "ron", "pass")
+GOALS = {"throughput": 3000.0, "p99": 0.100}
+
+
+def choose(state: dict[str, Any]) -> dict[str, Any]:
+    legal = state["legal"]
+    for kind in PREFERENCE:
+        for action in legal:
+            if action["type"] == kind:
+                return dict(action)
+    drawn = {"type": "discard", "tile": state["drawn"]}
+    return drawn if drawn in legal else dict(legal[0])
+
+
+class Server:
+    def __init__(self, db: Path) -> None:
+        with socket_port() as port:
+            self.port = port
+        self.db = db
+        command = [sys.executable, "-m", "riichi.cli", "serve", "--port", str(port)]
+        command += ["--db", f"sqlite:///{db}", "--bot-delay", "0", "--no-access-log"]
+        command += ["--sockets-per-address", "10000"]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(f"{self.url}/api/presets", timeout=1)
+                return
+            except httpx.TransportError:
+                time.sleep(0.2)
+        raise SystemExit("the server did not start")
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stored_actions(self) -> int:
+        with sqlite3.connect(self.db) as conn:
+            return int(conn.execute("select count(*) from actions").fetchone()[0])
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+class socket_port:
+    def __enter__(self) -> int:
+        import socket
+
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        port: int = self.sock.getsockname()[1]
+        return port
+
+    def __exit__(self, *args: object) -> None:
+        self.sock.close()
+
+
+def new_tables(db: Path, count: int, bots: str, length: str) -> list[dict[str, Any]]:
+    """Tables written straight into the database (past the per-address creation limit);
+    the server restores them when it starts, as after a restart."""
+    from riichi.game import commitment
+    from riichi.rules import Length, find_ruleset
+    from riichi.server import Store
+    from riichi.server.storage import NewTable
+    from riichi.server.table import seat_specs
+
+    rules = find_ruleset("online").replace(length=Length(length))
+    store = Store(f"sqlite:///{db}")
+    tables = []
+    for i in range(count):
+        seats, tokens = seat_specs(["human"] + [bots] * 3)
+        seed, salt = f"bench-{i}", f"salt-{i}"
+        store.create_table(
+            NewTable(
+                id=f"bench{i:05d}",
+                rules=rules.to_dict(),
+                seed=seed,
+                salt=salt,
+                commitment=commitment(seed, salt),
+                bot_seed=f"bots-{i}",
+                seed_public=False,
+                seats=[{"kind": s.kind, "name": s.name, "token_hash": s.token_hash} for s in seats],
+                created=time.time(),
+            )
+        )
+        tables.append({"id": f"bench{i:05d}", "tokens": tokens})
+    store.close()
+    return tables
+
+
+async def person(
+    url: str,
+    table: dict[str, Any],
+    until: float,
+    pace: tuple[float, float] | None,
+    waits: list[float],
+    rng: random.Random,
+) -> None:
+    """Play one seat until time is up; record each action's wait for its ack."""
+    ws_url = url.replace("http", "ws") + f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
+    async with websockets.connect(ws_url, max_size=None) as ws:
+        version, state = -1, None
+        pending: float | None = None
+        async for text in ws:
+            message = json.loads(text)
+            kind = message["type"]
+            if kind in ("hello", "state", "update"):
+                version, state = message["version"], message["state"]
+            elif kind == "ack" and pending is not None:
+                waits.append(time.perf_counter() - pending)
+                pending = None
+            elif kind == "error":
+                pending = None
+                await ws.send(json.dumps({"type": "sync"}))
+                continue
+            if time.monotonic() > until or (state is not None and state["over"]):
+                return
+            if state is None:
+                continue
+            if pending is None and state["legal"]:
+                if pace is not None:
+                    await asyncio.sleep(rng.uniform(*pace))
+                pending = time.perf_counter()
+                action = {"type": "action", "version": version, "action": choose(state)}
+                await ws.send(json.dumps(action))
+
+
+async def spectator(url: str, table: dict[str, Any], until: float, seen: list[int]) -> None:
+    ws_url = url.replace("http", "ws") + f"/ws/tables/{table['id']}"
+    async with websockets.connect(ws_url, max_size=None) as ws:
+        while time.monotonic() < until:
+            try:
+                await asyncio.wait_for(ws.recv(), timeout=max(0.1, until - time.monotonic()))
+                seen[0] += 1
+            except TimeoutError:
+                return
+
+
+async def run(args: argparse.Namespace) -> None:
+    workdir = Path(tempfile.mkdtemp(prefix="riichi-bench-"))
+    tables = new_tables(workdir / "bench.db", args.tables, args.bots, "south")
+    started = time.monotonic()
+    server = Server(workdir / "bench.db")
+    print(f"server up in {time.monotonic() - started:.1f} s with {args.tables} live tables")
+    try:
+        rng = random.Random(args.seed)
+        waits: list[float] = []
+        seen = [0]
+        start_actions = server.stored_actions()
+        start = time.monotonic()
+        until = start + args.seconds
+        pace = None if args.mode == "throughput" else (1.0, 3.0)
+        jobs = [
+            person(server.url, t, until, pace, waits, random.Random(rng.random())) for t in tables
+        ]
+        jobs += [spectator(server.url, tables[0], until, seen) for _ in range(args.spectators)]
+        await asyncio.gather(*jobs, return_exceptions=False)
+        elapsed = time.monotonic() - start
+        stored = server.stored_actions() - start_actions
+    finally:
+        server.stop()
+    rate = stored / elapsed
+    print(f"{args.mode}: {args.tables} tables (1 person + 3 {args.bots} bots each), "
+          f"{args.spectators} spectators, {elapsed:.1f} s")  # fmt: skip
+    print(f"  committed actions      {stored}  ({rate:,.0f}/s)")
+    print(f"  person actions         {len(waits)}")
+    if waits:
+        waits.sort()
+        p50 = statistics.median(waits)
+        p99 = waits[min(len(waits) - 1, int(len(waits) * 0.99))]
+        print(f"  ack latency            p50 {p50 * 1000:.1f} ms  p99 {p99 * 1000:.1f} ms  "
+              f"max {waits[-1] * 1000:.1f} ms")  # fmt: skip
+    if args.spectators:
+        print(f"  spectator messages     {seen[0]}")
+    if args.mode == "throughput":
+        verdict = "met" if rate >= GOALS["throughput"] else "NOT met"
+        print(f"  goal >= {GOALS['throughput']:,.0f} committed actions/s: {verdict}")
+    elif waits:
+        verdict = "met" if p99 < GOALS["p99"] else "NOT met"
+        print(f"  goal p99 < {GOALS['p99'] * 1000:.0f} ms: {verdict}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=["throughput", "latency"])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--spectators", type=int, default=None)
+    parser.add_argument("--seconds", type=float, default=None)
+    parser.add_argument("--bots", default="efficiency")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    if args.spectators is None:
+        args.spectators = 100 if args.mode == "latency" else 0
+    if args.seconds is None:
+        args.seconds = 60.0 if args.mode == "latency" else 30.0
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
