@@ -26,10 +26,14 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
+def start_server(db: str, port: int, log: Path | None = None) -> subprocess.Popen[bytes]:
+    """``riichi serve`` in its own process; its log goes to ``log`` (access log included)."""
     command = [sys.executable, "-m", "riichi.cli", "serve", "--port", str(port), "--db", db]
-    command += ["--bot-delay", "0", "--no-access-log"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    command += ["--bot-delay", "0"]
+    if log is None:
+        command.append("--no-access-log")
+    out = subprocess.DEVNULL if log is None else log.open("wb")
+    process = subprocess.Popen(command, stdout=out, stderr=out)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:

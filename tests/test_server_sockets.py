@@ -26,7 +26,7 @@ from websockets.sync.client import connect
 
 from riichi.server import Limits, create_app
 from riichi.server.guard import GuardedHttp, GuardedWebSocket
-from server_helpers import Seat, SyncSocket, free_port
+from server_helpers import Seat, SyncSocket, free_port, start_server
 
 
 class QuickGuard(GuardedHttp):
@@ -221,3 +221,22 @@ def test_oversized_requests_and_too_many_sockets_are_refused(running: Running) -
         with connect(base) as extra:
             refusal = json.loads(extra.recv(timeout=5))
             assert refusal["final"] and "too many connections" in refusal["message"]
+
+
+def test_seat_tokens_never_reach_the_server_log(tmp_path: Path) -> None:
+    port = free_port()
+    log = tmp_path / "server.log"
+    process = start_server(f"sqlite:///{tmp_path / 'log.db'}", port, log=log)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        table = new_table(base, rules="online", seed="log")
+        token = table["tokens"][0]
+        with connect(f"ws://127.0.0.1:{port}/ws/tables/{table['id']}?token={token}") as ws:
+            ws.recv(timeout=10)
+        httpx.get(f"{base}/table/{table['id']}?token={token}")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    text = log.read_text()
+    assert "/ws/tables/" in text and "token=***" in text  # the lines are there, redacted
+    assert token not in text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import socket
 import sys
 
@@ -38,6 +39,13 @@ MAX_CONNECTIONS = 20_000  # uvicorn answers 503 beyond this many connections and
     type=click.IntRange(1, 100_000),
     help="Connections one address may hold open (raise it behind a proxy or for load tests).",
 )
+@click.option(
+    "--tables-per-minute",
+    default=30,
+    show_default=True,
+    type=click.IntRange(1, 1_000_000),
+    help="New tables one address may create per minute.",
+)
 @click.option("--access-log/--no-access-log", default=True, help="Log every request.")
 def serve_command(
     host: str,
@@ -45,6 +53,7 @@ def serve_command(
     db_url: str,
     bot_delay: float,
     sockets_per_address: int,
+    tables_per_minute: int,
     access_log: bool,
 ) -> None:
     """Serve the platform; live tables survive a restart on the same --db."""
@@ -63,9 +72,16 @@ def serve_command(
     except OSError as exc:
         click.echo(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", err=True)
         sys.exit(2)
+    log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    log_config["loggers"]["riichi"] = {"handlers": ["default"], "level": "INFO"}
     config = uvicorn.Config(
         create_app(
-            db_url, bot_delay=bot_delay, limits=Limits(sockets_per_address=sockets_per_address)
+            db_url,
+            bot_delay=bot_delay,
+            limits=Limits(
+                sockets_per_address=sockets_per_address,
+                tables_per_address=f"{tables_per_minute} per minute",
+            ),
         ),
         # connections still in their handshake count against the same allowance
         http=type("Http", (GuardedHttp,), {"per_address": max(64, sockets_per_address)}),
@@ -75,6 +91,7 @@ def serve_command(
         ws_per_message_deflate=False,
         limit_concurrency=MAX_CONNECTIONS,
         timeout_keep_alive=5,
+        log_config=log_config,
         log_level="info",
         access_log=access_log,
     )

@@ -38,7 +38,7 @@ class Limits:
     outbox_bytes: int = 2 * 1024 * 1024
     sockets_per_address: int = 32
     sockets: int = 20_000
-    tables_per_address: str = "30 per minute"
+    tables_per_address: str = "30 per minute"  # see `limits.parse` for the syntax
     live_tables: int = 5000
     page: int = 50  # lobby and game lists
     max_page: int = 200
