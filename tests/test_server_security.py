@@ -404,3 +404,32 @@ def test_bot_tables_share_the_loop(tmp_path: Path) -> None:
         later = [client.get(f"/api/tables/{t['id']}").json().get("version") for t in tables]
     assert any(v is None or v > w for v, w in zip(later, versions, strict=True))
     assert max(waits) < 0.5, f"the loop stalled {max(waits):.2f} s"
+
+
+def test_each_view_is_built_once_per_seat_however_many_watch(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    import riichi.server.table as table_module
+
+    built: list[int | None] = []
+    original = table_module.seat_state
+
+    def counting(match: Any, seat: int | None, players: Any) -> dict[str, Any]:
+        built.append(seat)
+        return original(match, seat, players)
+
+    monkeypatch.setattr(table_module, "seat_state", counting)
+    with TestClient(create_app(db_url(tmp_path))) as client:
+        table = new_table(client, rules="online", seed="crowd", seats=["human"] * 4)
+        base = f"/ws/tables/{table['id']}"
+        watchers = [client.websocket_connect(base) for _ in range(30)]
+        for ws in watchers:
+            Seat(ws.__enter__())
+        with client.websocket_connect(f"{base}?token={table['tokens'][0]}") as ws:
+            dealer = Seat(ws)
+            built.clear()
+            dealer.act()
+        for ws in watchers:
+            ws.__exit__(None, None, None)
+    # one state for the 30 spectators and one for the dealer, not 31
+    assert sorted(built, key=str) == [0, None]
