@@ -18,11 +18,15 @@ def tiles_everywhere(match: Match) -> list[int]:
     k = match.kyoku
     out: list[int] = []
     for seat in k.seats:
-        out += seat.hand
+        out += seat.hand + seat.kita
         out += [t for m in seat.melds for t in m.tiles]
         out += [d.tile for d in seat.discards if not d.called]
     w = k.wall
-    out += w.draws[k.draw_index :] + w.rinshan[k.rinshan_index :] + w.dora + w.ura
+    # the live wall's tail (three players setting North aside) is also the last
+    # indicator slots: count those tiles where they are, in a hand or the live wall
+    tail = set(w.tail())
+    out += k.live[k.draw_index :] + w.rinshan[k.rinshan_index :]
+    out += [t for t in w.dora + w.ura if t not in tail]
     return out
 
 
@@ -41,12 +45,14 @@ def check_invariants(match: Match) -> None:
         assert actions == sorted(actions, key=Action.sort_key)
     # observations show nothing hidden
     k = match.kyoku
-    hidden_wall = set(k.wall.draws[k.draw_index :]) | set(k.wall.rinshan[k.rinshan_index :])
+    hidden_wall = set(k.live[k.draw_index :]) | set(k.wall.rinshan[k.rinshan_index :])
     hidden_wall |= set(k.wall.ura) | set(k.wall.dora[k.dora_shown :])
+    hidden_wall -= set(k.live[: k.draw_index])  # tail tiles drawn as live tiles
     for viewer in [None, *range(n)]:
         view = observe(match, viewer)
         seen = set(view.hand or ()) | set(view.dora_indicators)
         seen |= {d[0] for ds in view.discards for d in ds}
+        seen |= {t for ks in view.kita for t in ks}
         for s, seat in enumerate(k.seats):
             if s != viewer:
                 assert not (set(seat.hand) & seen), f"seat {viewer} sees seat {s}'s tiles"

@@ -53,17 +53,45 @@ def test_agari_yame_top_dealer_with_30000_may_stop() -> None:
     assert not at(ONLINE, 1, 3, [32000, 25000, 24000, 19000])._match_ends(DEALER_WON)
 
 
+DEALER_ABORTS = HandResult("abort", [0, 0, 0, 0], abort="nine-terminals", dealer_repeats=True)
+
+
 def test_tenpai_yame_is_a_switch() -> None:
-    # the top last dealer who is only tenpai at the draw stops online, plays on at Tenhou
+    # the top last dealer who is only tenpai at the draw stops (004, and Tenhou since
+    # some time after 2009); where the switch is off the dealer plays on
     assert at(ONLINE, 1, 3, [20000, 25000, 24000, 31000])._match_ends(DEALER_TENPAI)
     tenhou = find_ruleset("tenhou")
-    assert not at(tenhou, 1, 3, [20000, 25000, 24000, 31000])._match_ends(DEALER_TENPAI)
-    assert at(tenhou, 1, 3, [20000, 25000, 24000, 31000])._match_ends(DEALER_WON)
+    assert at(tenhou, 1, 3, [20000, 25000, 24000, 31000])._match_ends(DEALER_TENPAI)
+    older = tenhou.replace(tenpai_yame=False)
+    assert not at(older, 1, 3, [20000, 25000, 24000, 31000])._match_ends(DEALER_TENPAI)
+    assert at(older, 1, 3, [20000, 25000, 24000, 31000])._match_ends(DEALER_WON)
+
+
+def test_an_abortive_draw_in_the_last_hand_is_never_a_stop() -> None:
+    # 004: "cancelled and replayed (honba +1, same dealer)"; 000: "the dealer keeps the deal"
+    for name in ("online", "classic", "agari", "league", "tenhou"):
+        rules = find_ruleset(name)
+        last = 1 if rules.length is Length.SOUTH else 0
+        m = at(rules, last, 3, [20000, 25000, 24000, 31000])
+        assert not m._match_ends(DEALER_ABORTS), name
+        assert m._match_ends(DEALER_WON), name  # the same dealer winning does stop
 
 
 def test_a_repeating_dealer_in_the_extension_plays_on_unless_on_top() -> None:
-    assert not at(ONLINE, 2, 0, [25000, 32000, 22000, 21000])._match_ends(DEALER_WON)
-    assert at(ONLINE, 2, 0, [32000, 25000, 22000, 21000])._match_ends(DEALER_WON)
+    # Tenhou: the dealer's repeat comes first, though another player reached 30,000
+    tenhou = find_ruleset("tenhou")
+    assert not at(tenhou, 2, 0, [25000, 32000, 22000, 21000])._match_ends(DEALER_WON)
+    assert at(tenhou, 2, 0, [32000, 25000, 22000, 21000])._match_ends(DEALER_WON)
+
+
+def test_the_extension_ends_as_soon_as_someone_reaches_30000_online() -> None:
+    # 004: the extension "ends as soon as someone reaches 30,000", repeat or not
+    assert at(ONLINE, 2, 0, [25000, 32000, 22000, 21000])._match_ends(DEALER_WON)
+    assert at(ONLINE, 2, 0, [25000, 32000, 22000, 21000])._match_ends(DEALER_TENPAI)
+    assert not at(ONLINE, 2, 0, [29000, 28000, 22000, 21000])._match_ends(DEALER_WON)
+    assert not at(ONLINE, 2, 0, [25000, 32000, 22000, 21000])._match_ends(DEALER_ABORTS)
+    # and in South 4, before any extension, the repeat still plays on
+    assert not at(ONLINE, 1, 3, [25000, 32000, 22000, 21000])._match_ends(DEALER_WON)
 
 
 def test_busting_ends_the_match_at_once() -> None:

@@ -29,6 +29,7 @@ NAMES = [
     "sanma-kansai",
     "league",
     "tenhou",
+    "tenhou-sanma",
     "mahjongsoul",
 ]
 

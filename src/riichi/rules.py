@@ -108,6 +108,9 @@ class RuleSet:
     yakuman_stacking: bool = True  # several yakuman add up
     renhou: Renhou = Renhou.NONE
     north_pon_han: bool = False  # three-player: a pon of North is worth one han
+    # three-player: a North may be set aside (kita) for a replacement draw; each one
+    # set aside counts as a dora (Tenhou)
+    kita: bool = False
     # -- calls
     chi_allowed: bool = True
     kuikae_forbidden: bool = True
@@ -140,10 +143,16 @@ class RuleSet:
     riichi_stick: int = 1000
     pao: Pao = Pao.WHOLE
     tsumo_loss: bool = False  # three-player: the missing player's share is not paid
+    # 002: nobody goes below 0; a payer pays at most what it has, the payee gets what
+    # was paid, and a player brought to exactly 0 ends the game (where busting is on)
+    loss_limit: bool = False
     # -- match flow
     extension_target: int | None = 30000  # None: no extension rounds
     agari_yame: bool = True
     tenpai_yame: bool = True  # agari-yame also when the top last dealer is tenpai at a draw
+    # in an extension round, when the dealer repeats and someone reaches the target in the
+    # same hand: True plays the repeat (Tenhou), False ends the match (004)
+    extension_repeat_first: bool = False
     busting: bool = True
 
     def __post_init__(self) -> None:
@@ -247,6 +256,8 @@ def _validate(r: RuleSet) -> None:
         problems.append(f"uma needs {r.players} values, got {len(r.uma)}")
     if len(r.table_points) != r.players:
         problems.append(f"table_points needs {r.players} values, got {len(r.table_points)}")
+    if r.kita and r.players != 3:
+        problems.append("kita (setting North aside) is a three-player rule")
     if r.length not in r.lengths:
         problems.append(f"length {r.length.value} is not among lengths offered")
     for name in ("start_points", "return_points", "noten_payment", "riichi_stick"):
@@ -305,6 +316,7 @@ RIICHI_BASIC = ONLINE.replace(
     triple_ron=TripleRon.HEAD_BUMP,
     abort_nine_terminals=False,
     settlement=Settlement.TABLE_POINTS,
+    loss_limit=True,  # 002: "a player cannot go below 0 points"
 )
 
 EMA = RIICHI_BASIC.replace(
@@ -332,9 +344,31 @@ SANMA_KANSAI = RIICHI_BASIC.replace(
 
 TENHOU = ONLINE.replace(
     name="tenhou",
-    tenpai_yame=False,
     uma=(20000, 10000, -10000, -20000),
     open_kan_dora=KanDoraTiming.AFTER_DISCARD,
+    # the dealer's repeat comes first in the extension: Tenhou plays it
+    extension_repeat_first=True,
+)
+
+# Tenhou's ranked three-player game: North set aside as dora, tsumo loss, 35,000
+# start, 40,000 return, uma +20/0/-20; honba 200 on a ron, 100 from each on a tsumo;
+# noten payments 2,000 in all; no chi; no abort by four winds or four riichi.
+TENHOU_SANMA = TENHOU.replace(
+    name="tenhou-sanma",
+    players=3,
+    start_points=35000,
+    return_points=40000,
+    uma=(20000, 0, -20000),
+    table_points=(4, 1, 0),
+    chi_allowed=False,
+    kita=True,
+    tsumo_loss=True,
+    noten_payment=2000,
+    honba_ron=200,
+    honba_tsumo=100,
+    abort_four_winds=False,
+    abort_four_riichi=False,
+    extension_target=40000,
 )
 
 MAHJONGSOUL = ONLINE.replace(
@@ -358,6 +392,7 @@ PRESETS: dict[str, RuleSet] = {
         SANMA_KANSAI,
         LEAGUE,
         TENHOU,
+        TENHOU_SANMA,
         MAHJONGSOUL,
     )
 }
@@ -378,6 +413,8 @@ ALIASES: dict[str, str] = {
     "mleague": "league",
     "m-league": "league",
     "majsoul": "mahjongsoul",
+    "tenhou-3p": "tenhou-sanma",
+    "tenhou3": "tenhou-sanma",
     "mahjong-soul": "mahjongsoul",
 }
 

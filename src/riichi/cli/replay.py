@@ -9,17 +9,29 @@ import click
 
 from riichi.formats import LogFormatError, UnsupportedLogError, replay_path
 
-LOG_SUFFIXES = (".xml", ".mjlog", ".mjson", ".jsonl")
+LOG_SUFFIXES = (".xml", ".mjlog", ".mjson", ".jsonl", ".json")
+SKIP_DIRS = ("node_modules", "__pycache__", "site-packages")
 
 
 def log_files(paths: tuple[Path, ...]) -> list[Path]:
+    """The logs named, and in folders every file with a log's suffix (hidden folders,
+    virtual environments and package caches left out)."""
     out: list[Path] = []
     for path in paths:
-        if path.is_dir():
-            out += sorted(p for p in path.rglob("*") if p.suffix in LOG_SUFFIXES)
-        else:
+        if not path.is_dir():
             out.append(path)
+            continue
+        for found in sorted(path.rglob("*")):
+            inner = found.relative_to(path).parts[:-1]
+            if any(part.startswith(".") or part in SKIP_DIRS for part in inner):
+                continue
+            if found.is_file() and found.suffix in LOG_SUFFIXES:
+                out.append(found)
     return out
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 @click.command("replay")
@@ -27,12 +39,14 @@ def log_files(paths: tuple[Path, ...]) -> list[Path]:
 @click.option("--quiet", is_flag=True, help="Only the summary.")
 @click.option("--lenient", is_flag=True, help="Skip malformed tags or lines, list them, go on.")
 def replay_command(paths: tuple[Path, ...], quiet: bool, lenient: bool) -> None:
-    """Replay Tenhou XML and mjai logs (files or folders); compare every hand with the log.
+    """Replay Tenhou XML, tenhou.net/6 and mjai logs (files or folders); compare every
+    hand with the log.
 
     Exits non-zero when any hand differs from its log.
     """
     hands = matched = games = 0
     mismatches = []
+    contradictions = []
     skipped = []
     for path in log_files(paths):
         try:
@@ -45,13 +59,20 @@ def replay_command(paths: tuple[Path, ...], quiet: bool, lenient: bool) -> None:
         hands += report.hands
         matched += report.matched
         mismatches += report.mismatches
+        contradictions += report.contradictions
     for text in skipped if not quiet else ():
         click.echo(f"skipped: {text}")
+    for m in contradictions:
+        click.echo(f"contradicts itself: {m}")
     for m in mismatches:
         click.echo(f"MISMATCH {m}")
     click.echo(
-        f"{games} games, {hands} hands checked, {matched} matched,"
-        f" {len(mismatches)} mismatches, {len(skipped)} logs skipped"
+        f"{plural(games, 'game')}, {plural(hands, 'hand')} checked, {matched} matched,"
+        f" {plural(len(mismatches), 'mismatch', 'mismatches')},"
+        f" {plural(len(skipped), 'log')} skipped"
     )
     if mismatches:
+        sys.exit(1)
+    if games == 0:
+        click.echo("error: no log was replayed: nothing was checked", err=True)
         sys.exit(1)

@@ -7,6 +7,7 @@ the XML are hundreds; here they are full points.
 from __future__ import annotations
 
 import gzip
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,6 +61,7 @@ class LogGame:
     shuffle: str = ""  # Tenhou's SHUFFLE seed, when the log keeps it
     errors: list[str] = field(default_factory=list)  # what a lenient read skipped
     owari: list[float] = field(default_factory=list)  # score, points per seat
+    game_id: str = ""  # Tenhou's log id (2018020420gm-0001-14423-3290b527), when known
 
     @property
     def players_count(self) -> int:
@@ -184,8 +186,25 @@ def parse_mjlog(root: ET.Element, source: str = "<xml>", lenient: bool = False) 
     if not hands:
         raise LogFormatError(f"{source}: no hands (INIT tags)")
     return LogGame(
-        source, go_type, players, hands, lobby=lobby, owari=owari, shuffle=shuffle, errors=errors
+        source,
+        go_type,
+        players,
+        hands,
+        lobby=lobby,
+        owari=owari,
+        shuffle=shuffle,
+        errors=errors,
+        game_id=game_id(source),
     )
+
+
+GAME_ID = re.compile(r"\d{10}gm-[0-9a-f]{4}-\d{4,5}-[0-9a-fx]{8,}")
+
+
+def game_id(text: str) -> str:
+    """A Tenhou log id found in a file name or reference, or empty."""
+    found = GAME_ID.search(text)
+    return found.group(0) if found else ""
 
 
 def _hand(hands: list[LogHand], where: str) -> LogHand:

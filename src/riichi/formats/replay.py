@@ -10,6 +10,7 @@ kind) must equal the log's, and so must the final scores and points.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 from riichi.errors import RiichiError
 from riichi.formats.mjlog import LogFormatError, LogGame, LogHand, Step, read_mjlog
 from riichi.game import Action, ActionType, IllegalActionError, Match, MatchStart, Phase, Wall
-from riichi.game.wall import MAX_INDICATORS, RINSHAN_TILES, tile_set
+from riichi.game.wall import KITA_RINSHAN_TILES, MAX_INDICATORS, RINSHAN_TILES, tile_set
 from riichi.rules import Length, RuleSet, find_ruleset
 from riichi.scoring import MeldType, ScoreResult
 
@@ -58,26 +59,27 @@ class Report:
     seeded_walls: bool = False  # the walls came from Tenhou's shuffle seed
     read_errors: list[str] = field(default_factory=list)  # skipped by a lenient read
     mismatches: list[Mismatch] = field(default_factory=list)
+    # where the log disagrees with itself (a result its next hand's scores deny) and the
+    # engine agrees with the scores: said, not counted as a mismatch
+    contradictions: list[Mismatch] = field(default_factory=list)
     final_ok: bool | None = None
 
 
 def rules_for(game: LogGame) -> RuleSet:
     """The RuleSet a Tenhou game was played under, from its GO type flags."""
     t = game.go_type
-    if t & 0x10:
-        raise UnsupportedLogError(f"{game.source}: three-player Tenhou (GO={t}) has no preset")
     if t & ~0xFF:
         raise UnsupportedLogError(f"{game.source}: lobby rules (GO={t}: chips or ratio)")
+    three = bool(t & 0x10)
+    mahjong_soul = game.platform == "mahjongsoul"
+    rules = find_ruleset("mahjongsoul" if mahjong_soul else "tenhou-sanma" if three else "tenhou")
     first = game.hands[0]
-    if first.round == 0 and first.honba == 0 and first.scores not in ([], [25000] * 4):
+    start = [rules.start_points] * rules.players
+    if first.round == 0 and first.honba == 0 and first.scores not in ([], start):
         raise UnsupportedLogError(
             f"{game.source}: lobby {game.lobby} starts at {first.scores[0]} points"
         )
-    mahjong_soul = game.platform == "mahjongsoul"
-    rules = find_ruleset("mahjongsoul" if mahjong_soul else "tenhou")
-    # some archived logs carry a GO type without the hanchan bit although
-    # they play a South round: the rounds played decide
-    south = t & 0x08 or any(h.round >= 4 for h in game.hands)
+    south = _south(game, rules.extension_target or rules.return_points)
     length = Length.SOUTH if south else Length.EAST
     rules = rules.replace(
         red_fives=0 if t & 0x02 else 3,
@@ -89,9 +91,64 @@ def rules_for(game: LogGame) -> RuleSet:
         and bool(game.owari)
         and all(float(p).is_integer() for p in game.owari[1::2]),
     )
-    if not south and not mahjong_soul:
+    if not south and not mahjong_soul and not three:
         rules = rules.replace(uma=_east_uma(game, rules))
+    stop = _tenpai_yame(game, rules)
+    if stop is not None:
+        rules = rules.replace(tenpai_yame=stop)
     return rules
+
+
+def _south(game: LogGame, goal: int) -> bool:
+    """A hanchan or an East game, by the best evidence the log has.
+
+    The log id's game type says it, where the log keeps its id. Else the GO
+    flags do, but some archived logs lost the hanchan bit: an East game plays
+    a South hand only as its extension, which ends once someone has reached
+    the goal at a hand the dealer does not repeat. A log that goes on past
+    such a hand is a hanchan whatever its flags say.
+    """
+    found = re.match(r"\d{10}gm-([0-9a-f]{4})-", game.game_id)
+    if found:
+        return bool(int(found.group(1), 16) & 0x08)
+    if game.go_type & 0x08:
+        return True
+    return any(
+        later.round >= 4
+        and later.dealer != earlier.dealer
+        and bool(later.scores)
+        and max(later.scores) >= goal
+        for earlier, later in zip(game.hands, game.hands[1:], strict=False)
+    )
+
+
+def _tenpai_yame(game: LogGame, rules: RuleSet) -> bool | None:
+    """Whether the game stops when the last dealer is tenpai at a draw and on top: the log
+    says, where that happened in it. Tenhou's rule changed: games of 2009 play on, later
+    ones (a Phoenix game of 2022) stop, as the agari-yame after a dealer win does."""
+    n = rules.players
+    rounds = 2 if rules.length is Length.SOUTH else 1
+    last = 4 * (rounds - 1) + n - 1  # Tenhou's round index of the last hand
+    goal = rules.extension_target or rules.return_points
+    for index, hand in enumerate(game.hands):
+        if hand.round < last or not hand.scores:
+            continue
+        ends = [s for s in hand.steps if s.kind in ("agari", "ryuukyoku")]
+        if not ends or ends[-1].kind != "ryuukyoku" or ends[-1].attrs.get("type"):
+            continue
+        draw = ends[-1].attrs
+        deltas = _deltas(draw, n)
+        if f"hai{hand.dealer}" not in draw or deltas is None:
+            continue  # the dealer was not tenpai: the deal passes anyway
+        scores = [s + d for s, d in zip(hand.scores, deltas, strict=True)]
+        top = min(range(n), key=lambda s: (-scores[s], s))
+        if top != hand.dealer or scores[top] < goal:
+            continue
+        if "owari" in draw:
+            return True
+        if index + 1 < len(game.hands):
+            return False
+    return None
 
 
 def _east_uma(game: LogGame, rules: RuleSet) -> tuple[int, ...]:
@@ -108,7 +165,7 @@ def _east_uma(game: LogGame, rules: RuleSet) -> tuple[int, ...]:
     return best
 
 
-def wall_for(hand: LogHand, players: int = 4) -> Wall:
+def wall_for(hand: LogHand, players: int = 4, replacements: int = RINSHAN_TILES) -> Wall:
     """The hand's wall as far as the log shows it; unseen tiles fill the rest."""
     draws: list[int] = []
     rinshan: list[int] = []
@@ -119,7 +176,9 @@ def wall_for(hand: LogHand, players: int = 4) -> Wall:
         if step.kind == "draw":
             (rinshan if after_kan else draws).append(step.tile)
             after_kan = False
-        elif step.kind == "call" and step.meld is not None and step.meld.is_kan:
+        elif step.kind == "kita" or (
+            step.kind == "call" and step.meld is not None and step.meld.is_kan
+        ):
             after_kan = True
         elif step.kind == "dora":
             dora.append(step.tile)
@@ -131,11 +190,28 @@ def wall_for(hand: LogHand, players: int = 4) -> Wall:
     seen = set(dealt) | set(draws) | set(rinshan) | set(dora) | set(ura)
     spare = [t for t in tile_set(players) if t not in seen]
     live = len(tile_set(players)) - 14 - 13 * players
+    if replacements > RINSHAN_TILES:
+        # the live wall's last four places are also the fourth and fifth indicator
+        # pairs (Wall.tail): each holds the tile drawn there, or the one shown there
+        kept = live - 4
+        for j, (slots, index) in enumerate(((dora, 4), (ura, 4), (dora, 3), (ura, 3))):
+            if kept + j < len(draws):
+                tile = draws[kept + j]
+            elif index < len(slots):
+                continue
+            else:
+                tile = spare.pop()
+            slots += [-1] * (index + 1 - len(slots))
+            slots[index] = tile
+        del draws[kept:]
+        live = kept
     # a kan takes a tile from the end of the live wall for the dead wall
     draws += [spare.pop() for _ in range(live - len(draws))]
-    rinshan += [spare.pop() for _ in range(RINSHAN_TILES - len(rinshan))]
+    rinshan += [spare.pop() for _ in range(replacements - len(rinshan))]
     dora += [spare.pop() for _ in range(MAX_INDICATORS - len(dora))]
     ura += [spare.pop() for _ in range(MAX_INDICATORS - len(ura))]
+    dora = [spare.pop() if t < 0 else t for t in dora]
+    ura = [spare.pop() if t < 0 else t for t in ura]
     hands = [hand.haipai[(hand.dealer + i) % players] for i in range(players)]
     wall = Wall(hands, draws, rinshan, dora, ura, players)
     wall.check()
@@ -150,21 +226,24 @@ def replay_to_match(game: LogGame) -> tuple[Report, Match]:
     """Replay a log; return the report and the engine's match (for conversion)."""
     rules = rules_for(game)
     n = rules.players
-    walls = [wall_for(h, n) for h in game.hands]
+    replacements = KITA_RINSHAN_TILES if rules.kita else RINSHAN_TILES
+    walls = [wall_for(h, n, replacements) for h in game.hands]
     report = Report(game.source, read_errors=list(game.errors))
     if game.shuffle.startswith("mt19937ar-sha512-n288-base64,"):
         # Tenhou's own walls from the seed: every tile in place, not only the
         # ones the log shows, so each logged draw checks our wall layout
         from riichi.formats.tenhou_wall import tenhou_walls, wall_from_tenhou
 
-        shuffled = tenhou_walls(game.shuffle, len(game.hands))
-        walls = [wall_from_tenhou(w, h.dealer) for w, h in zip(shuffled, game.hands, strict=True)]
+        shuffled = tenhou_walls(game.shuffle, len(game.hands), n)
+        walls = [
+            wall_from_tenhou(w, h.dealer, n) for w, h in zip(shuffled, game.hands, strict=True)
+        ]
         report.seeded_walls = True
     first = game.hands[0]
     # a log may hold only part of a game: start where its first hand starts
     start = MatchStart(
         scores=tuple(first.scores) if first.scores else (rules.start_points,) * n,
-        round_index=first.round // n,
+        round_index=first.round // 4,  # Tenhou numbers rounds by four, whatever the players
         dealer=first.dealer,
         honba=first.honba,
         sticks=first.sticks,
@@ -177,7 +256,9 @@ def replay_to_match(game: LogGame) -> tuple[Report, Match]:
             report.incomplete += 1
             return report, match
         report.hands += 1
-        problem = _replay_hand(match, hand, index, n)
+        after = game.hands[index + 1].scores if index + 1 < len(game.hands) else None
+        settle = _Settle(game.source, index, after, report.contradictions)
+        problem = _replay_hand(match, hand, index, n, settle)
         if problem is None:
             report.matched += 1
             continue
@@ -188,7 +269,40 @@ def replay_to_match(game: LogGame) -> tuple[Report, Match]:
     return report, match
 
 
-def _replay_hand(match: Match, hand: LogHand, index: int, n: int) -> str | None:
+@dataclass
+class _Settle:
+    """Checks a hand's score changes against the log's, knowing the next hand's scores."""
+
+    source: str
+    hand: int
+    after: list[int] | None  # the next hand's scores in the log, if there is one
+    contradictions: list[Mismatch]
+
+    def check(self, match: Match, what: str, logged: list[int]) -> str | None:
+        ours = list(match.results[-1].deltas)
+        if ours == logged:
+            return None
+        problem = f"{what}: engine {ours}, log {logged}"
+        if not self.after:
+            return problem
+        # the scores right after the hand, as the engine has them and as the log's own
+        # changes would make them (sticks and riichi payments are the same in both)
+        scores = list(match.scores)
+        claimed = [s - o + d for s, o, d in zip(scores, ours, logged, strict=True)]
+        if claimed == self.after or scores != self.after:
+            return problem
+        self.contradictions.append(
+            Mismatch(
+                self.source,
+                self.hand,
+                f"{problem}; the log's next hand starts at {self.after}, as the engine has it:"
+                " the log contradicts itself",
+            )
+        )
+        return None
+
+
+def _replay_hand(match: Match, hand: LogHand, index: int, n: int, settle: _Settle) -> str | None:
     k = match.kyoku
     # some logs do not give the scores at the start of a hand
     start = (k.dealer, k.honba, k.sticks, list(match.scores) if hand.scores else [])
@@ -217,6 +331,9 @@ def _replay_hand(match: Match, hand: LogHand, index: int, n: int) -> str | None:
                 riichi_next.add(step.seat)
             elif step.kind == "call":
                 _apply_call(match, step)
+            elif step.kind == "kita":
+                _pass_all(match)
+                match.apply(step.seat, Action(ActionType.KITA, step.tile))
             elif step.kind == "agari":
                 j = i
                 while j < len(steps) and steps[j].kind == "agari":
@@ -224,9 +341,9 @@ def _replay_hand(match: Match, hand: LogHand, index: int, n: int) -> str | None:
                 problem = _apply_wins(match, steps[i:j])
                 if problem:
                     return f"step {i}: {problem}"
-                return _compare_wins(match, steps[i:j], results_before)
+                return _compare_wins(match, steps[i:j], results_before, settle)
             elif step.kind == "ryuukyoku":
-                return _apply_draw(match, step, results_before)
+                return _apply_draw(match, step, results_before, settle)
             i += 1
     except IllegalActionError as exc:
         return f"step {i} ({steps[i].kind} seat {steps[i].seat}): not legal here: {exc}"
@@ -302,16 +419,18 @@ def _logged_yaku(attrs: dict[str, Any]) -> set[tuple[int, int]]:
     return {(values[i], values[i + 1]) for i in range(0, len(values), 2) if values[i + 1]}
 
 
-def _deltas(attrs: dict[str, Any]) -> list[int] | None:
+def _deltas(attrs: dict[str, Any], players: int) -> list[int] | None:
     """Score changes of a result: Tenhou's ``sc`` (in hundreds) or mjai's ``deltas``."""
     if "sc" in attrs:
         sc = [int(x) for x in attrs["sc"].split(",")]
-        return [sc[i] * 100 for i in range(1, len(sc), 2)]
+        return [sc[i] * 100 for i in range(1, len(sc), 2)][:players]
     deltas = attrs.get("deltas")
-    return list(deltas) if deltas is not None else None
+    return list(deltas)[:players] if deltas is not None else None
 
 
-def _compare_wins(match: Match, wins: list[Step], results_before: int) -> str | None:
+def _compare_wins(
+    match: Match, wins: list[Step], results_before: int, settle: _Settle
+) -> str | None:
     if len(match.results) != results_before + 1:
         return "the engine did not end the hand on the logged win"
     result = match.results[-1]
@@ -322,7 +441,7 @@ def _compare_wins(match: Match, wins: list[Step], results_before: int) -> str | 
         seat = int(a["who"])
         if seat not in ours:
             return f"seat {seat} wins in the log, not in the engine"
-        deltas = _deltas(a)
+        deltas = _deltas(a, match.rules.players)
         if deltas is None:
             total = None
         elif total is not None:
@@ -340,12 +459,12 @@ def _compare_wins(match: Match, wins: list[Step], results_before: int) -> str | 
             return f"seat {seat} points: engine {r.points}, log {points}"
         if not yakuman and r.fu != fu:
             return f"seat {seat} fu: engine {r.fu}, log {fu}"
-    if total is not None and list(result.deltas) != total:
-        return f"deltas: engine {result.deltas}, log {total}"
+    if total is not None:
+        return settle.check(match, "deltas", total)
     return None
 
 
-def _apply_draw(match: Match, step: Step, results_before: int) -> str | None:
+def _apply_draw(match: Match, step: Step, results_before: int, settle: _Settle) -> str | None:
     kind = step.attrs.get("type")
     if kind == "yao9":
         _pass_all(match)
@@ -364,9 +483,9 @@ def _apply_draw(match: Match, step: Step, results_before: int) -> str | None:
             return f"draw kind: engine {result.abort or result.kind}, log {kind}"
     elif kind != "?" and result.kind != "exhaustive":  # "?": the log does not say
         return f"draw kind: engine {result.abort or result.kind}, log exhaustive"
-    logged = _deltas(step.attrs)
-    if logged is not None and list(result.deltas) != logged:
-        return f"draw deltas: engine {result.deltas}, log {logged}"
+    logged = _deltas(step.attrs, match.rules.players)
+    if logged is not None:
+        return settle.check(match, "draw deltas", logged)
     return None
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from riichi.formats.mjlog import LogFormatError, LogGame, LogHand, Step
+from riichi.formats.mjlog import LogFormatError, LogGame, LogHand, Step, game_id
 from riichi.game import Match
 from riichi.scoring import Meld, MeldType
 from riichi.tiles import FIVES, is_red
@@ -239,9 +239,12 @@ def parse_tenhou6(data: dict[str, Any], source: str = "<tenhou6>") -> LogGame:
         rule = data.get("rule", {})
         aka = rule.get("aka", 0) or rule.get("aka51", 0)
         disp = str(rule.get("disp", ""))
-        south = "南" in disp or any(k[0][0] >= 4 for k in data["log"])
-        # a Japanese room name says 喰 when open tanyao is on; our own files name a preset
+        # a Japanese room name says 喰 when open tanyao is on and 南 for a hanchan; our
+        # own files name a preset and play what they hold. Without a name, rules_for
+        # tells an East game's extension from a hanchan
         japanese = any("\u3040" <= ch <= "\u9fff" for ch in disp)
+        played_south = any(k[0][0] >= 4 for k in data["log"])
+        south = "南" in disp if japanese else bool(disp) and played_south
         no_kuitan = japanese and "喰" not in disp
         go = (0x08 if south else 0) | (0 if aka else 0x02) | (0x04 if no_kuitan else 0)
         hands = [_read_hand(k, f"{source}: hand {i}") for i, k in enumerate(data["log"])]
@@ -262,6 +265,7 @@ def parse_tenhou6(data: dict[str, Any], source: str = "<tenhou6>") -> LogGame:
         hands,
         owari=owari if whole else [],
         platform="mahjongsoul" if soul else "tenhou",
+        game_id=game_id(ref) or game_id(source),
     )
 
 

@@ -25,6 +25,7 @@ class ActionType(Enum):
     KAN = "kan"  # open kan on a discard (daiminkan)
     ANKAN = "ankan"
     KAKAN = "kakan"
+    KITA = "kita"  # three players: set a North aside for a replacement draw
     KYUUSHU = "kyuushu"  # nine terminals abort
     PASS = "pass"
 
@@ -91,5 +92,6 @@ PASS = Action(ActionType.PASS)
 #: Shared instances: a turn offers these for every tile in hand.
 DISCARDS = tuple(Action(ActionType.DISCARD, t) for t in range(136))
 RIICHIS = tuple(Action(ActionType.RIICHI, t) for t in range(136))
+KITAS = tuple(Action(ActionType.KITA, t) for t in range(136))
 TSUMO = Action(ActionType.TSUMO)
 KYUUSHU = Action(ActionType.KYUUSHU)

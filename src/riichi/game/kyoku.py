@@ -18,6 +18,7 @@ from riichi.game.actions import (
     DISCARDS,
     KYUUSHU,
     PASS,
+    KITAS as KITA_ACTIONS,
     RIICHIS,
     Action,
     ActionType,
@@ -32,6 +33,7 @@ from riichi.scoring import Meld, MeldType, ScoreResult, WinContext, ron_order, s
 from riichi.tiles import (
     DRAGONS,
     EAST,
+    NORTH,
     WINDS,
     YAOCHU,
     is_red,
@@ -52,6 +54,7 @@ class Claim(Enum):
     DISCARD = "discard"
     KAKAN = "kakan"  # only ron (chankan)
     ANKAN = "ankan"  # only a thirteen-orphans ron, where allowed
+    KITA = "kita"  # a North set aside: only ron
 
 
 @dataclass
@@ -67,6 +70,7 @@ class Seat:
     hand: list[int]
     counts: list[int] = field(default_factory=lambda: [0] * 34)  # kinds in ``hand``
     melds: list[Meld] = field(default_factory=list)
+    kita: list[int] = field(default_factory=list)  # Norths set aside (three players)
     discards: list[DiscardInfo] = field(default_factory=list)
     riichi: bool = False
     double_riichi: bool = False
@@ -146,9 +150,11 @@ class Kyoku:
         self.seats = [Seat(hand=list(wall.hands[(s - dealer) % n])) for s in range(n)]
         for seat in self.seats:
             seat.waits = _waits_mask(seat.counts, 0)
+        self.live = wall.draws + wall.tail()
         self.draw_index = 0
         self.rinshan_index = 0
         self.kan_owners: list[int] = []
+        self.kitas = 0  # Norths set aside: each takes a replacement tile, as a kan does
         self.dora_shown = 1
         self.dora_pending = 0  # kan indicators still to show (after a replacement or a discard)
         self.dora_timing = KanDoraTiming.AFTER_DISCARD
@@ -174,7 +180,7 @@ class Kyoku:
     # ------------------------------------------------------------------ views
 
     def live_left(self) -> int:
-        return len(self.wall.draws) - self.draw_index - len(self.kan_owners)
+        return len(self.live) - self.draw_index - len(self.kan_owners) - self.kitas
 
     def dora_indicators(self) -> list[int]:
         return self.wall.dora[: self.dora_shown]
@@ -234,6 +240,9 @@ class Kyoku:
         Calls are offered once per distinct choice (red or plain tiles), with
         the lowest copies; a record may name any copies the hand holds.
         """
+        if action.type is ActionType.KITA:  # any North in the hand is the same
+            hand = self.seats[seat].hand
+            return action.tile in hand and any(a.type is ActionType.KITA for a in legal)
         if action.type not in (ActionType.CHI, ActionType.PON) or not action.tiles:
             return False
         hand = list(self.seats[seat].hand)
@@ -270,6 +279,9 @@ class Kyoku:
         if self._can_tsumo():
             out.append(Action(ActionType.TSUMO, drawn))
         out += self._kan_options()
+        kita = self._kita_option()
+        if kita is not None:
+            out.append(kita)
         if self._can_kyuushu():
             out.append(KYUUSHU)
         return out
@@ -288,11 +300,26 @@ class Kyoku:
         return sum(1 for k in YAOCHU if k in kinds) >= 9
 
     def _kan_allowed(self) -> bool:
-        if self.live_left() <= 0 or self.rinshan_index >= 4:
+        if self.live_left() <= 0:
             return False
         if len(self.kan_owners) < 4:
-            return True
-        return self.rules.four_kan_abort_on_fifth
+            return self.rinshan_index < len(self.wall.rinshan)
+        # a fifth kan aborts the hand where the rules say so, unless one player holds
+        # all four (going for four kans): nobody may make a fifth then
+        return self.rules.four_kan_abort_on_fifth and len(set(self.kan_owners)) > 1
+
+    def _kita_option(self) -> Action | None:
+        """Setting a North aside: after a draw, while a replacement tile is left; in
+        riichi only the North just drawn (the hand may not change)."""
+        seat = self.seats[self.current]
+        if not self.rules.kita or not seat.counts[NORTH]:
+            return None
+        if self.live_left() <= 0 or self.rinshan_index >= len(self.wall.rinshan):
+            return None
+        drawn = self.drawn
+        if seat.riichi:
+            return KITA_ACTIONS[drawn] if drawn is not None and drawn >> 2 == NORTH else None
+        return KITA_ACTIONS[min(t for t in seat.hand if t >> 2 == NORTH)]
 
     def _kan_options(self) -> list[Action]:
         seat = self.seats[self.current]
@@ -361,6 +388,9 @@ class Kyoku:
             self._declare_ankan(s, action)
         elif kind is ActionType.KAKAN:
             self._declare_kakan(s, action)
+        elif kind is ActionType.KITA:
+            assert action.tile is not None
+            self._declare_kita(s, action.tile)
 
     def _discard(self, s: int, tile: int, riichi: bool) -> None:
         seat = self.seats[s]
@@ -434,6 +464,24 @@ class Kyoku:
         if not self._open_claims(Claim.KAKAN, tile, s):
             self._complete_kan(s, self.rules.open_kan_dora)
 
+    def _declare_kita(self, s: int, tile: int) -> None:
+        """A North set aside: the others may ron it, else a replacement draw follows."""
+        seat = self.seats[s]
+        seat.take(tile)
+        seat.kita.append(tile)
+        seat.waits = _waits_mask(seat.counts, len(seat.melds))
+        self.kitas += 1
+        self._emit("kita", seat=s, tile=tile)
+        if not self._open_claims(Claim.KITA, tile, s):
+            self._kita_stands(s)
+
+    def _kita_stands(self, s: int) -> None:
+        """Nobody robbed the North: it ends every ippatsu (as on Tenhou; a robbed one
+        does not, as with a kan), and its owner draws a replacement."""
+        for seat in self.seats:
+            seat.ippatsu = False
+        self._draw(s, rinshan=True)
+
     def _complete_kan(self, s: int, timing: KanDoraTiming | None) -> None:
         """The kan stands: it interrupts the go-around, shows its dora, draws a replacement."""
         self._interrupt()
@@ -463,7 +511,7 @@ class Kyoku:
             tile = self.wall.rinshan[self.rinshan_index]
             self.rinshan_index += 1
         else:
-            tile = self.wall.draws[self.draw_index]
+            tile = self.live[self.draw_index]
             self.draw_index += 1
             if seat.drew:  # a second draw: everyone has had a turn
                 self.first_go_around = False
@@ -551,7 +599,7 @@ class Kyoku:
             for pair in self._variants(same, 2):
                 if self._has_discard_after(o, pair, kind, None):
                     out.append(Action(ActionType.PON, tile, pair))
-        if len(same) == 3 and self._kan_allowed() and len(self.kan_owners) < 4:
+        if len(same) == 3 and self._kan_allowed():
             out.append(Action(ActionType.KAN, tile, tuple(sorted(same))))
         if self.rules.chi_allowed and o == (s + 1) % self.n and kind < 27:
             for lo in (kind - 2, kind - 1, kind):
@@ -647,6 +695,9 @@ class Kyoku:
         if self.claim is Claim.ANKAN:
             self._complete_kan(s, None)
             return
+        if self.claim is Claim.KITA:
+            self._kita_stands(s)
+            return
         calls = [(o, a) for o, a in answers.items() if a.type in (ActionType.PON, ActionType.KAN)]
         calls += [(o, a) for o, a in answers.items() if a.type is ActionType.CHI]
         if self._after_discard_passed(calling=bool(calls)):
@@ -704,6 +755,9 @@ class Kyoku:
         s = self.claim_from
         tile = self.claim_tile
         assert s is not None and tile is not None
+        if action.type is ActionType.KAN and len(self.kan_owners) >= 4:
+            self._abort("four-kans")  # a fifth kan, where the rules abort on it
+            return
         seat = self.seats[o]
         self.seats[s].discards[-1].called = True
         for t in action.tiles:
@@ -761,7 +815,7 @@ class Kyoku:
             double_riichi=seat.double_riichi,
             ippatsu=seat.ippatsu,
             rinshan=tsumo and self.from_rinshan,
-            chankan=not tsumo and claim is not Claim.DISCARD,
+            chankan=not tsumo and claim in (Claim.KAKAN, Claim.ANKAN),
             haitei=tsumo and last and not self.from_rinshan,
             houtei=not tsumo and last and claim is Claim.DISCARD,
             tenhou=tsumo and self.first_go_around and not seat.discards and o == self.dealer,
@@ -773,6 +827,7 @@ class Kyoku:
             # a riichi declared on the winning discard never put its stick down
             riichi_sticks=self.sticks if first else 0,
             pao=seat.liable,
+            kita=len(seat.kita),
         )
         try:
             return score(hand, tile, seat.melds, context, self.rules)

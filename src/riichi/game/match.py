@@ -184,7 +184,7 @@ class Match:
             if self.hand_index >= len(self._walls):
                 raise IllegalActionError(f"no wall given for hand {self.hand_index}")
             return self._walls[self.hand_index]
-        return Wall.seeded(self.seed, self.hand_index, self.rules.players)
+        return Wall.seeded(self.seed, self.hand_index, self.rules.players, self.rules.kita)
 
     def _start_hand(self) -> Kyoku:
         kyoku = Kyoku(
@@ -241,6 +241,8 @@ class Match:
         n = rules.players
         if rules.busting and min(self.scores) < 0:
             return True
+        if result.kind == "abort":
+            return False  # an abortive draw is replayed (even a one-hand game's), never a stop
         if rules.length is Length.ONE_HAND:
             return True
         rounds = self._rounds()
@@ -251,6 +253,13 @@ class Match:
         if not last:
             return False
         if result.dealer_repeats:
+            if (
+                in_extension
+                and target is not None
+                and not rules.extension_repeat_first
+                and max(self.scores) >= target
+            ):
+                return True  # the extension ends as soon as someone reaches the target
             # agari-yame: the dealer of the last hand stops when on top with enough points
             # (and, where the rules say so, when merely tenpai at the draw)
             stop = rules.agari_yame and (result.kind == "win" or rules.tenpai_yame)

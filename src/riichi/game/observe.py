@@ -32,6 +32,7 @@ class Observation:
     hand_sizes: tuple[int, ...]
     melds: tuple[tuple[str, ...], ...]
     meld_tiles: tuple[tuple[tuple[int, ...], ...], ...]  # the same sets as tile ids
+    kita: tuple[tuple[int, ...], ...]  # Norths each seat set aside (three players)
     discards: tuple[
         tuple[tuple[int, bool, bool, bool], ...], ...
     ]  # tile, tsumogiri, riichi, called
@@ -56,6 +57,7 @@ class Observation:
             "hand_sizes": list(self.hand_sizes),
             "melds": [list(m) for m in self.melds],
             "meld_tiles": [[list(t) for t in m] for m in self.meld_tiles],
+            "kita": [list(k) for k in self.kita],
             "discards": [[list(d) for d in ds] for ds in self.discards],
             "riichi": list(self.riichi),
             "current": self.current,
@@ -84,6 +86,7 @@ def observe(match: Match, seat: int | None) -> Observation:
         hand_sizes=tuple(len(s.hand) for s in k.seats),
         melds=tuple(tuple(str(m) for m in s.melds) for s in k.seats),
         meld_tiles=tuple(tuple(m.tiles for m in s.melds) for s in k.seats),
+        kita=tuple(tuple(s.kita) for s in k.seats),
         discards=tuple(
             tuple((d.tile, d.tsumogiri, d.riichi, d.called) for d in s.discards) for s in k.seats
         ),

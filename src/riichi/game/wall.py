@@ -18,6 +18,7 @@ from riichi.tiles import NUM_TILES, tiles_name
 
 DEAD_WALL = 14
 RINSHAN_TILES = 4
+KITA_RINSHAN_TILES = 8  # three players setting North aside: four kans and four Norths
 MAX_INDICATORS = 5
 
 
@@ -75,6 +76,13 @@ class Wall:
     replacement tiles in order; ``dora`` and ``ura`` the five indicator
     positions each. Each kan moves the end of the live wall into the dead
     wall, so the live wall is ``len(draws) - kans`` long.
+
+    Three players who set Norths aside need eight replacement tiles from a
+    dead wall of fourteen: it is kept at fourteen by taking the live wall's
+    last tiles as replacements are drawn, and the last four indicator slots
+    (dora and ura of the fourth and fifth kan) are those tiles. So with eight
+    replacement tiles the live wall runs on from ``draws`` into ``tail()``,
+    and each replacement drawn takes one tile off its end.
     """
 
     hands: list[list[int]]
@@ -85,22 +93,33 @@ class Wall:
     _players: int = field(default=4, repr=False)
 
     @classmethod
-    def from_order(cls, tiles: list[int], players: int = 4) -> Wall:
-        """Deal from a tile order: seats take 13 each, the last 14 are the dead wall."""
-        live, dead = tiles[:-DEAD_WALL], tiles[-DEAD_WALL:]
+    def from_order(cls, tiles: list[int], players: int = 4, rinshan: int = RINSHAN_TILES) -> Wall:
+        """Deal from a tile order: seats take 13 each, the last ``rinshan`` + 10 are the
+        replacement tiles and the indicators."""
+        dead_size = rinshan + 2 * MAX_INDICATORS
+        live, dead = tiles[:-dead_size], tiles[-dead_size:]
         hands = [live[13 * s : 13 * s + 13] for s in range(players)]
         return cls(
             hands=hands,
             draws=live[13 * players :],
-            rinshan=dead[:RINSHAN_TILES],
-            dora=dead[RINSHAN_TILES : RINSHAN_TILES + MAX_INDICATORS],
-            ura=dead[RINSHAN_TILES + MAX_INDICATORS :],
+            rinshan=dead[:rinshan],
+            dora=dead[rinshan : rinshan + MAX_INDICATORS],
+            ura=dead[rinshan + MAX_INDICATORS :],
             _players=players,
         )
 
     @classmethod
-    def seeded(cls, seed: int | str, hand: int, players: int = 4) -> Wall:
-        return cls.from_order(shuffled(seed, hand, players), players)
+    def seeded(cls, seed: int | str, hand: int, players: int = 4, kita: bool = False) -> Wall:
+        """The seeded wall of one hand; ``kita`` gives it eight replacement tiles."""
+        rinshan = KITA_RINSHAN_TILES if kita else RINSHAN_TILES
+        return cls.from_order(shuffled(seed, hand, players), players, rinshan)
+
+    def tail(self) -> list[int]:
+        """Live tiles beyond ``draws``: with eight replacement tiles, the indicator slots
+        of the fourth and fifth kan, in drawing order (empty otherwise)."""
+        if len(self.rinshan) != KITA_RINSHAN_TILES:
+            return []
+        return [self.dora[4], self.ura[4], self.dora[3], self.ura[3]]
 
     def check(self) -> None:
         """Raise ``InvalidWallError`` unless every tile of the set appears exactly once."""
@@ -117,8 +136,12 @@ class Wall:
             )
         if any(len(h) != 13 for h in self.hands):
             raise InvalidWallError("every seat is dealt 13 tiles")
-        if len(self.rinshan) != RINSHAN_TILES or len(self.dora) != MAX_INDICATORS:
-            raise InvalidWallError("the dead wall has 4 replacement tiles and 5 indicator pairs")
+        sizes = (RINSHAN_TILES, KITA_RINSHAN_TILES) if len(self.hands) == 3 else (RINSHAN_TILES,)
+        if len(self.rinshan) not in sizes or len(self.dora) != MAX_INDICATORS:
+            raise InvalidWallError(
+                "the dead wall has 4 replacement tiles (8 for three players setting North"
+                " aside) and 5 indicator pairs"
+            )
 
     def to_dict(self) -> dict[str, list[int] | list[list[int]]]:
         return {

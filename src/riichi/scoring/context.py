@@ -21,7 +21,8 @@ class WinContext:
     ``discarder`` is the seat that dealt in (ron only). ``riichi_sticks`` is
     the number of 1000-point sticks on the table that go to this winner (0 for
     a second ron winner) and ``honba`` likewise. ``pao`` is the seat liable
-    for a big-three-dragons or big-four-winds it fed.
+    for a big-three-dragons or big-four-winds it fed. ``kita`` is the number of
+    Norths the winner set aside (three players): each is a dora.
     Indicators are physical tile ids.
     """
 
@@ -45,6 +46,7 @@ class WinContext:
     honba: int = 0
     riichi_sticks: int = 0
     pao: int | None = None
+    kita: int = 0
 
     def check(self, players: int) -> None:
         """Raise ``InvalidContextError`` unless this situation can happen."""
@@ -81,6 +83,10 @@ class WinContext:
             problems.append("chiihou is a non-dealer's tsumo")
         if self.renhou and (self.tsumo or self.seat == self.dealer):
             problems.append("renhou is a non-dealer's ron")
+        if not 0 <= self.kita <= 4:
+            problems.append("kita counts the Norths set aside: 0 to 4")
+        elif self.kita and players != 3:
+            problems.append("only three players set Norths aside")
         if self.honba < 0 or self.riichi_sticks < 0:
             problems.append("honba and riichi sticks must not be negative")
         if self.pao is not None and not (0 <= self.pao < players and self.pao != self.seat):

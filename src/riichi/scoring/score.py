@@ -502,14 +502,17 @@ def _dora(
     all_ids: list[int], every: list[int], ctx: WinContext, rules: RuleSet
 ) -> tuple[int, int, int]:
     three = rules.players == 3
+    # Norths set aside count as held for the indicators, and once more each
+    held = list(every)
+    held[NORTH] += ctx.kita
     indicators = ctx.dora_indicators if rules.kan_dora else ctx.dora_indicators[:1]
-    dora = sum(every[dora_of(t >> 2, three)] for t in indicators)
+    dora = ctx.kita + sum(held[dora_of(t >> 2, three)] for t in indicators)
     reds = red_fives_set(rules.red_fives)
     aka = sum(1 for t in all_ids if t in reds)
     ura = 0
     if ctx.riichi and rules.ura_dora:
         uras = ctx.ura_indicators if rules.kan_ura else ctx.ura_indicators[:1]
-        ura = sum(every[dora_of(t >> 2, three)] for t in uras)
+        ura = sum(held[dora_of(t >> 2, three)] for t in uras)
     return dora, aka, ura
 
 
