@@ -16,9 +16,9 @@ from typing import Any
 from riichi.errors import NoYakuError
 from riichi.game.actions import (
     DISCARDS,
+    KITAS,
     KYUUSHU,
     PASS,
-    KITAS as KITA_ACTIONS,
     RIICHIS,
     Action,
     ActionType,
@@ -318,8 +318,8 @@ class Kyoku:
             return None
         drawn = self.drawn
         if seat.riichi:
-            return KITA_ACTIONS[drawn] if drawn is not None and drawn >> 2 == NORTH else None
-        return KITA_ACTIONS[min(t for t in seat.hand if t >> 2 == NORTH)]
+            return KITAS[drawn] if drawn is not None and drawn >> 2 == NORTH else None
+        return KITAS[min(t for t in seat.hand if t >> 2 == NORTH)]
 
     def _kan_options(self) -> list[Action]:
         seat = self.seats[self.current]
