@@ -17,12 +17,14 @@ def arranged_wall(
     dora: Sequence[str] = (),
     ura: Sequence[str] = (),
     players: int = 4,
+    replacements: int = 4,
 ) -> Wall:
     """A wall with the given tiles in place (hands from the dealer on, draws in order).
 
     Every position not given is filled with the unused tiles in id order.
     ``draws`` entries are notation, one tile each (``"5m"``), or ``""`` for
-    a filler tile.
+    a filler tile. Eight ``replacements`` make a three-player wall for setting
+    North aside, whose last four live tiles are the last indicator slots.
     """
     taken: set[int] = set()
     hand_tiles = [parse_tiles(h, taken) for h in hands]
@@ -44,12 +46,12 @@ def arranged_wall(
     while len(hand_tiles) < players:
         hand_tiles.append([])
     hands_full = [h + [spare.pop(0) for _ in range(13 - len(h))] for h in hand_tiles]
-    rinshan_full = fill(parts["rinshan"], 4)
+    rinshan_full = fill(parts["rinshan"], replacements)
     dora_full = fill(parts["dora"], 5)
     ura_full = fill(parts["ura"], 5)
-    live = len(tile_set(players)) - 14 - 13 * players
+    live = len(tile_set(players)) - 10 - replacements - 13 * players
     draws_full = fill(parts["draws"], live)
-    wall = Wall(hands_full, draws_full, rinshan_full, dora_full, ura_full)
+    wall = Wall(hands_full, draws_full, rinshan_full, dora_full, ura_full, players)
     wall.check()
     return wall
 

@@ -418,6 +418,42 @@ def test_four_kans_by_two_players_abort_after_the_discard() -> None:
     assert m.results[0].abort == "four-kans"
 
 
+def test_a_fifth_kan_aborts_under_agari() -> None:
+    # 000: "At most four kans per hand across all players. A fifth attempt aborts the
+    # hand, unless all four belong to one player going for suukantsu."
+    hands = [
+        "1111z2222z123m45p",
+        "3333z4444z789m19s",
+        "5555z9m258p136s7z",
+        "5678m2589p136s67z",
+    ]
+    online = start(hands, ["9p", "2s", "9s"])
+    agari = start(hands, ["9p", "2s", "9s"], rules="agari")
+    for m in (online, agari):
+        do(m, 0, "ankan 1z 1z+1z+1z+1z")
+        do(m, 0, "ankan 2z 2z+2z+2z+2z")
+        tsumogiri(m, 0)
+        do(m, 1, "ankan 3z 3z+3z+3z+3z")
+        do(m, 1, "ankan 4z 4z+4z+4z+4z")
+        tsumogiri(m, 1)
+    assert online.results[0].abort == "four-kans"  # online: after the discard
+    assert not agari.results  # agari plays on with four kans down
+    assert "ankan 5z 5z+5z+5z+5z" in legal(agari, 2)
+    do(agari, 2, "ankan 5z 5z+5z+5z+5z")
+    assert agari.results[0].abort == "four-kans" and agari.honba == 1
+
+
+def test_no_fifth_kan_when_one_player_holds_all_four() -> None:
+    hands = ["1111z2222z3333z9m", "5678m2589p136s67z", "5555z9p258p136s7z"]
+    m = start(hands, ["9m", "1s"], rules="agari", rinshan=["9m", "9m", "1p", "2p"])
+    for kind in ("1z", "2z", "3z", "9m"):
+        do(m, 0, f"ankan {kind} {'+'.join([kind] * 4)}")
+    assert len(m.kyoku.kan_owners) == 4 and not m.results
+    tsumogiri(m, 0)
+    tsumogiri(m, 1)
+    assert m.kyoku.current == 2 and not kinds(m, 2, ActionType.ANKAN)
+
+
 def test_pao_for_feeding_the_third_dragon() -> None:
     hands = [
         "5z6z147m258p369s24z",
@@ -600,3 +636,36 @@ def test_temporary_furiten_after_a_call_differs_by_ruleset() -> None:
     tsumogiri(online, 1)
     tsumogiri(online, 2)
     assert online.kyoku.seats[3].furiten_temp  # still: it has drawn, not discarded
+
+
+def test_losses_are_limited_where_002_says_so() -> None:
+    # 002: "losses are limited; a player cannot go below 0 points". The dealer, down to
+    # 500, deals into a hand worth more: it pays the 500 it has, the winner gets that,
+    # and the match ends there (at 0, the floor). Elsewhere the dealer goes below 0.
+    for name, paid in (("riichi-basic", 500), ("online", None)):
+        m = start(CLAIMS, ["7z"], rules=name)
+        m.scores[0] = 500
+        m.scores[3] += 24500
+        do(m, 0, "discard 3m")
+        pass_others(m, keep=3)
+        do(m, 3, "ron 3m")
+        deltas = m.results[0].deltas
+        value = m.results[0].wins[0][2].points
+        if paid is None:
+            assert deltas[0] == -value and m.scores[0] < 0
+        else:
+            assert deltas == [-paid, 0, 0, paid] and paid < value
+            assert m.scores[0] == 0 and m.over  # nobody below 0; reaching 0 is the bust
+        assert sum(m.scores) + m.sticks * 1000 == 100_000
+
+
+def test_limited_noten_payments_share_what_the_payer_has() -> None:
+    m = start(RIICHI, ["1z"], rules="riichi-basic")
+    k = m.kyoku
+    m.scores[:] = [50_000, 30_000, 19_800, 200]
+    k._exhaustive_draw()
+    result = k.result
+    assert result is not None and result.tenpai == [0]
+    # three noten seats owe 1000 each; the one with 200 pays its 200
+    assert result.deltas == [2200, -1000, -1000, -200]
+    assert m.scores[3] == 0

@@ -476,10 +476,10 @@ class Kyoku:
             self._kita_stands(s)
 
     def _kita_stands(self, s: int) -> None:
-        """Nobody robbed the North: it ends every ippatsu (as on Tenhou; a robbed one
-        does not, as with a kan), and its owner draws a replacement."""
-        for seat in self.seats:
-            seat.ippatsu = False
+        """Nobody robbed the North: as a closed kan that stands, it ends every ippatsu
+        (Tenhou's logs show it; a robbed one does not) and the first go-around, and its
+        owner draws a replacement."""
+        self._interrupt()
         self._draw(s, rinshan=True)
 
     def _complete_kan(self, s: int, timing: KanDoraTiming | None) -> None:
@@ -835,10 +835,12 @@ class Kyoku:
             return None
 
     def _finish_wins(self, wins: list[tuple[int, int | None, ScoreResult]]) -> None:
-        deltas = [0] * self.n
-        for _, _, result in wins:
-            for s, d in enumerate(result.deltas):
-                deltas[s] += d
+        transfers = []
+        sticks: dict[int, int] = {}
+        for o, _, result in wins:
+            transfers += [(p.seat, o, p.points) for p in result.payments]
+            sticks[o] = result.deltas[o] - sum(p.points for p in result.payments)
+        deltas = self._settle(transfers, sticks)
         if self.riichi_pending is not None:
             self.riichi_pending = None  # ronned on the declaration: no stick was paid
         for s, d in enumerate(deltas):
@@ -870,20 +872,19 @@ class Kyoku:
             and seat.discards
             and all(is_yaochu(d.tile >> 2) and not d.called for d in seat.discards)
         ]
-        deltas = [0] * n
+        transfers: list[tuple[int, int, int]] = []
         if nagashi:
             for s in nagashi:
                 for p in range(n):
-                    if p == s:
-                        continue
-                    pay = 4000 if s == self.dealer or p == self.dealer else 2000
-                    deltas[p] -= pay
-                    deltas[s] += pay
+                    if p != s:
+                        pay = 4000 if s == self.dealer or p == self.dealer else 2000
+                        transfers.append((p, s, pay))
         elif 0 < len(tenpai) < n:
-            total = self.rules.noten_payment
-            gain, loss = total // len(tenpai), total // (n - len(tenpai))
-            for s in range(n):
-                deltas[s] = gain if s in tenpai else -loss
+            loss = self.rules.noten_payment // (n - len(tenpai))
+            for p in range(n):
+                if p not in tenpai:
+                    transfers += [(p, s, loss // len(tenpai)) for s in tenpai]
+        deltas = self._settle(transfers, {})
         for s, d in enumerate(deltas):
             self.scores[s] += d
         self.result = HandResult(
@@ -902,6 +903,28 @@ class Kyoku:
             deltas=deltas,
         )
         self._end()
+
+    def _settle(self, transfers: list[tuple[int, int, int]], sticks: dict[int, int]) -> list[int]:
+        """Score changes from (payer, payee, points) transfers plus the sticks a winner
+        takes. Under the loss limit a payer pays at most what it has, shared among its
+        payees in proportion (in hundreds; the first payee takes the rest)."""
+        deltas = [0] * self.n
+        owed: dict[int, list[tuple[int, int]]] = {}
+        for payer, payee, points in transfers:
+            owed.setdefault(payer, []).append((payee, points))
+        for payer, items in owed.items():
+            total = sum(points for _, points in items)
+            have = max(0, self.scores[payer])
+            paid = [points for _, points in items]
+            if self.rules.loss_limit and total > have:
+                paid = [points * have // total // 100 * 100 for points in paid]
+                paid[0] += have - sum(paid)
+            for (payee, _), points in zip(items, paid, strict=True):
+                deltas[payer] -= points
+                deltas[payee] += points
+        for seat, points in sticks.items():
+            deltas[seat] += points
+        return deltas
 
     def _abort(self, why: str, shown: dict[int, list[int]] | None = None) -> None:
         if self.riichi_pending is not None and why == "triple-ron":

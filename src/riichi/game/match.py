@@ -239,7 +239,8 @@ class Match:
     def _match_ends(self, result: HandResult) -> bool:
         rules = self.rules
         n = rules.players
-        if rules.busting and min(self.scores) < 0:
+        # under the loss limit nobody goes below 0: reaching 0 is the bust
+        if rules.busting and min(self.scores) < (1 if rules.loss_limit else 0):
             return True
         if result.kind == "abort":
             return False  # an abortive draw is replayed (even a one-hand game's), never a stop
