@@ -48,3 +48,77 @@ def test_a_hand_with_a_call_and_a_win() -> None:
             assert app.match.kyoku.dealer == 0 and app.match.honba == 1
 
     asyncio.run(scenario())
+
+
+def hand_buttons(app: TableApp) -> list[Button]:
+    return list(app.query("#hand Button"))
+
+
+def test_tab_and_enter_play_on_turn_after_turn() -> None:
+    """The path that crashed: each discard replaced the buttons under the same ids."""
+    from riichi.bots import make_bot
+
+    async def scenario() -> None:
+        bots = [make_bot(n, f"7:{i}") for i, n in enumerate(DEFAULTS, start=1)]
+        match = Match(find_ruleset("online"), 7, ["you", *(b.name for b in bots)])
+        app = TableApp(match, bots)
+        async with app.run_test(size=(160, 50)) as pilot:
+            for _ in range(40):
+                if app.showing_result:
+                    await press(app, pilot, "Next hand")
+                    continue
+                await pilot.press("tab")
+                await pilot.press("enter")
+                await pilot.pause()
+                assert app.is_running
+                tiles = hand_buttons(app)
+                if tiles:  # your hand, whole: 13 tiles and the drawn one, less called sets
+                    melds = len(app.match.kyoku.seats[0].melds)
+                    assert len(tiles) in (13 - 3 * melds, 14 - 3 * melds)
+            assert len(app.match.actions) > 40
+
+    from riichi.cli.play import DEFAULT_BOTS as DEFAULTS
+
+    asyncio.run(scenario())
+
+
+def test_the_hand_stays_shown_during_a_call_prompt_and_after_riichi() -> None:
+    async def scenario() -> None:
+        app = table()
+        async with app.run_test(size=(160, 50)) as pilot:
+            await press(app, pilot, "2z")
+            assert any(str(b.label).startswith("Pon 7z") for b in app.query(Button))
+            tiles = hand_buttons(app)
+            assert len(tiles) == 13 and all(b.disabled for b in tiles)  # shown, not playable
+
+        idle = ["2468m2468p2468s5z", "2468m2468p2468s6z", "2468m2689p2468s7z"]  # no wins
+        wall = arranged_wall(["123m456p789s11s34p", *idle], ["9m", "", "", "", "1z"])
+        bots = [TsumogiriBot(), TsumogiriBot(), TsumogiriBot()]
+        match = Match(find_ruleset("online"), 0, ["you", *(b.name for b in bots)], walls=[wall])
+        app = TableApp(match, bots)
+        async with app.run_test(size=(160, 50)) as pilot:
+            await press(app, pilot, "Riichi 9m")
+            tiles = hand_buttons(app)
+            assert len(tiles) == 14
+            assert [str(b.label) for b in tiles if not b.disabled] == ["1z↓"]  # tsumogiri only
+
+    asyncio.run(scenario())
+
+
+def test_bad_play_options_are_one_line_errors() -> None:
+    from click.testing import CliRunner
+
+    from riichi.cli import main
+    from riichi.cli.play import opponents, rules_with_length
+
+    for args, expected in [
+        (["--rules", "nosuch"], "unknown ruleset 'nosuch'"),
+        (["--bots", "foo,bar,baz"], "unknown bot 'foo'"),
+        (["--bots", "random"], "the rules seat 3 opponents, got 1"),
+        (["--rules", "classic", "--length", "south"], "classic is played one-hand, east"),
+    ]:
+        result = CliRunner().invoke(main, ["play", *args])
+        assert result.exit_code == 2, (args, result.output)
+        assert expected in result.output and "Traceback" not in result.output
+    assert len(opponents(None, 2, 0)) == 2  # three players: two opponents by default
+    assert rules_with_length("sanma", None).players == 3

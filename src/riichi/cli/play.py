@@ -12,7 +12,7 @@ from textual.widgets import Button, Footer, Header, Static
 
 from riichi.bots import Bot, make_bot
 from riichi.game import Action, ActionType, Match, observe
-from riichi.rules import Length, find_ruleset
+from riichi.rules import Length, RuleSet, find_ruleset
 from riichi.tiles import EAST, tile_name, tiles_name
 
 WIND_NAMES = "ESWN"
@@ -26,6 +26,7 @@ _LABELS = {
     ActionType.KAN: "Kan",
     ActionType.ANKAN: "Kan (closed)",
     ActionType.KAKAN: "Kan (added)",
+    ActionType.KITA: "North aside",
     ActionType.KYUUSHU: "Nine terminals",
     ActionType.PASS: "Pass",
 }
@@ -79,6 +80,7 @@ class TableApp(App[None]):
         self.showing_result = False
         self.results_seen = 0
         self._choices: dict[str, Action] = {}
+        self._generation = 0  # new buttons get new ids: old ones may not be gone yet
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -90,19 +92,19 @@ class TableApp(App[None]):
             yield Horizontal(id="hand")
         yield Footer()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.title = "riichi"
-        self.advance()
+        await self.advance()
 
     # -------------------------------------------------------------- flow
 
-    def advance(self) -> None:
+    async def advance(self) -> None:
         """Let the bots play until you must decide, a hand ends, or the match ends."""
         m = self.match
         while not m.over:
             if len(m.results) > self.results_seen:
                 self.results_seen = len(m.results)
-                self.show_result()
+                await self.show_result()
                 return
             legal = m.legal_actions()
             if YOU in legal:
@@ -111,17 +113,17 @@ class TableApp(App[None]):
             m.apply(seat, self.bots[seat].act(observe(m, seat)))
         if m.over and len(m.results) > self.results_seen:
             self.results_seen = len(m.results)
-            self.show_result()
+            await self.show_result()
             return
-        self.refresh_table()
+        await self.refresh_table()
 
-    def decide(self, action: Action) -> None:
+    async def decide(self, action: Action) -> None:
         self.match.apply(YOU, action)
-        self.advance()
+        await self.advance()
 
     # -------------------------------------------------------------- drawing
 
-    def refresh_table(self) -> None:
+    async def refresh_table(self) -> None:
         m = self.match
         obs = observe(m, YOU)
         self.query_one("#result", Static).update("")
@@ -151,31 +153,43 @@ class TableApp(App[None]):
                 f"   melds: {melds or '-'}\n   river: {river or '-'}"
             )
         self.query_one("#table", Static).update(header + "\n\n" + "\n".join(seats))
-        self.show_choices(obs.legal, obs.drawn)
+        await self.show_choices(obs.hand or (), obs.drawn, obs.legal)
 
-    def show_choices(self, legal: Sequence[Action], drawn: int | None) -> None:
+    async def show_choices(
+        self, hand: Sequence[int], drawn: int | None, legal: Sequence[Action]
+    ) -> None:
+        """Your whole hand (the drawn tile apart, last), each tile a button that discards
+        it when that is legal; every other legal action as a button of its own."""
         hand_box = self.query_one("#hand", Horizontal)
         action_box = self.query_one("#actions", Horizontal)
-        hand_box.remove_children()
-        action_box.remove_children()
+        await hand_box.remove_children()
+        await action_box.remove_children()
+        self._generation += 1
         self._choices = {}
         rules = self.match.rules
-        for i, a in enumerate(legal):
-            key = f"a{i}"
+        discards = {a.tile: a for a in legal if a.type is ActionType.DISCARD}
+        tiles = sorted(t for t in hand if t != drawn) + ([drawn] if drawn is not None else [])
+        buttons = []
+        for i, tile in enumerate(tiles):
+            key = f"t{self._generation}-{i}"
+            label = tile_name(tile, rules.red_fives) + ("↓" if tile == drawn else "")
+            if tile in discards:
+                self._choices[key] = discards[tile]
+            buttons.append(Button(label, id=key, classes="tile", disabled=tile not in discards))
+        await hand_box.mount_all(buttons)
+        actions = []
+        for i, a in enumerate(x for x in legal if x.type is not ActionType.DISCARD):
+            key = f"a{self._generation}-{i}"
             self._choices[key] = a
-            if a.type is ActionType.DISCARD:
-                assert a.tile is not None
-                label = tile_name(a.tile, rules.red_fives) + ("↓" if a.tile == drawn else "")
-                hand_box.mount(Button(label, id=key, classes="tile"))
-            else:
-                label = _LABELS[a.type]
-                if a.tile is not None and a.type is not ActionType.PASS:
-                    label += " " + tile_name(a.tile, rules.red_fives)
-                if a.tiles and a.type in (ActionType.CHI, ActionType.PON):
-                    label += " (" + tiles_name(a.tiles, rules.red_fives) + ")"
-                action_box.mount(Button(label, id=key, variant="primary"))
+            label = _LABELS[a.type]
+            if a.tile is not None and a.type is not ActionType.PASS:
+                label += " " + tile_name(a.tile, rules.red_fives)
+            if a.tiles and a.type in (ActionType.CHI, ActionType.PON):
+                label += " (" + tiles_name(a.tiles, rules.red_fives) + ")"
+            actions.append(Button(label, id=key, variant="primary"))
+        await action_box.mount_all(actions)
 
-    def show_result(self) -> None:
+    async def show_result(self) -> None:
         m = self.match
         text = describe_result(m)
         if m.over and m.standings is not None:
@@ -186,45 +200,83 @@ class TableApp(App[None]):
         box = self.query_one("#result", Static)
         box.display = True
         box.update(text)
-        self.query_one("#hand", Horizontal).remove_children()
+        await self.query_one("#hand", Horizontal).remove_children()
         actions = self.query_one("#actions", Horizontal)
-        actions.remove_children()
+        await actions.remove_children()
+        self._choices = {}
         if not m.over:
-            actions.mount(Button("Next hand", id="next", variant="success"))
+            self._generation += 1
+            await actions.mount(
+                Button("Next hand", id=f"next{self._generation}", variant="success")
+            )
         self.showing_result = True
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
         key = event.button.id or ""
-        if key == "next":
+        if key.startswith("next"):
             self.showing_result = False
-            self.advance()
+            await self.advance()
         elif key in self._choices:
-            self.decide(self._choices[key])
+            await self.decide(self._choices[key])
 
 
 @click.command("play")
-@click.option("--rules", "rules_name", default="online", show_default=True)
-@click.option("--length", type=click.Choice([x.value for x in Length]), default=None)
+@click.option("--rules", "rules_name", default="online", show_default=True, help="A preset.")
+@click.option(
+    "--length",
+    type=click.Choice([x.value for x in Length]),
+    default=None,
+    help="Match length (default: the preset's).",
+)
 @click.option("--seed", type=int, default=None, help="Seed the walls (default: random).")
 @click.option(
     "--bots",
     "bot_names",
-    default="defensive,efficiency,defensive",
-    show_default=True,
-    help="The three opponents.",
+    default=None,
+    help="The opponents, comma-separated (default: defensive,efficiency,defensive,"
+    " as many as the rules seat).",
 )
-def play_command(rules_name: str, length: str | None, seed: int | None, bot_names: str) -> None:
-    """Play a match against three bots in the terminal."""
+def play_command(
+    rules_name: str, length: str | None, seed: int | None, bot_names: str | None
+) -> None:
+    """Play a match against bots in the terminal."""
     import secrets
 
-    rules = find_ruleset(rules_name)
-    if length is not None:
-        chosen = Length(length)
-        rules = rules.replace(length=chosen, lengths=tuple({*rules.lengths, chosen}))
-    names = [n.strip() for n in bot_names.split(",")]
-    if len(names) != rules.players - 1:
-        raise click.UsageError(f"{rules.name} needs {rules.players - 1} bots")
+    rules = rules_with_length(rules_name, length)
     actual_seed: Any = seed if seed is not None else secrets.randbits(32)
-    bots = [make_bot(n, f"{actual_seed}:{i}") for i, n in enumerate(names, start=1)]
+    bots = opponents(bot_names, rules.players - 1, actual_seed)
     match = Match(rules, actual_seed, ["you", *(b.name for b in bots)])
     TableApp(match, bots).run()
+
+
+DEFAULT_BOTS = ("defensive", "efficiency", "defensive")
+
+
+def opponents(names: str | None, count: int, seed: object) -> list[Bot]:
+    """The bots named (``--bots``), or the default ones, as many as ``count``."""
+    chosen = [n.strip() for n in names.split(",")] if names else list(DEFAULT_BOTS[:count])
+    if len(chosen) != count:
+        raise click.BadParameter(
+            f"the rules seat {count} opponents, got {len(chosen)}", param_hint="--bots"
+        )
+    try:
+        return [make_bot(n, f"{seed}:{i}") for i, n in enumerate(chosen, start=1)]
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--bots") from None
+
+
+def rules_with_length(name: str, length: str | None) -> RuleSet:
+    """A preset by name, at a length it offers (``--rules``, ``--length``)."""
+    try:
+        rules = find_ruleset(name)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--rules") from None
+    if length is not None:
+        chosen = Length(length)
+        if chosen not in rules.lengths:
+            offered = ", ".join(x.value for x in rules.lengths)
+            raise click.BadParameter(
+                f"{rules.name} is played {offered}, not {chosen.value}", param_hint="--length"
+            )
+        rules = rules.replace(length=chosen)
+    return rules
