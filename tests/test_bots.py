@@ -122,7 +122,7 @@ def test_arena_command(tmp_path: Path) -> None:
     assert len(records) == 4
     assert json.loads(records[0].read_text())["version"] == 1
     bad = CliRunner().invoke(main, ["arena", "--bots", "efficiency,nobody,random,random"])
-    assert bad.exit_code == 2 and "give 4 bots" in bad.output
+    assert bad.exit_code == 2 and "unknown bot 'nobody'" in bad.output
 
 
 def riichi_threat() -> Match:

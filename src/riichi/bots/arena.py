@@ -15,7 +15,7 @@ from typing import Any
 from riichi.bots import make_bot
 from riichi.bots.play import play_match
 from riichi.game import Match
-from riichi.rules import find_ruleset
+from riichi.rules import Length, find_ruleset
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,7 @@ class Task:
     rules: str  # preset name (picklable, and what a record would name)
     seed: int
     seating: tuple[str, ...]  # bot name per seat
+    length: str | None = None  # the preset's own when None
 
 
 @dataclass
@@ -40,6 +41,8 @@ class SeatResult:
 def play_task(task: Task) -> tuple[list[SeatResult], dict[str, Any] | None]:
     """Play one match; return each seat's result (and the record)."""
     rules = find_ruleset(task.rules)
+    if task.length is not None:
+        rules = rules.replace(length=Length(task.length))
     bots = [make_bot(name, f"{task.seed}:{seat}") for seat, name in enumerate(task.seating)]
     match = play_match(Match(rules, task.seed, [b.name for b in bots]), bots)
     return _seat_results(match, task.seating), match.record()
@@ -79,11 +82,18 @@ def _seat_results(match: Match, seating: Sequence[str]) -> list[SeatResult]:
     return out
 
 
-def tasks(bots: Sequence[str], games: int, rules: str, seed: int, duplicate: bool) -> list[Task]:
+def tasks(
+    bots: Sequence[str],
+    games: int,
+    rules: str,
+    seed: int,
+    duplicate: bool,
+    length: str | None = None,
+) -> list[Task]:
     """The matches to play: with ``duplicate`` every rotation of seats on each seed."""
     rotations = range(len(bots)) if duplicate else range(1)
     return [
-        Task(rules, seed + g, tuple(bots[(s + r) % len(bots)] for s in range(len(bots))))
+        Task(rules, seed + g, tuple(bots[(s + r) % len(bots)] for s in range(len(bots))), length)
         for g in range(games)
         for r in rotations
     ]

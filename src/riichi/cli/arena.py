@@ -11,9 +11,9 @@ from tqdm import tqdm
 
 from riichi.bots import BOTS
 from riichi.bots.arena import run, summarise, tasks
-from riichi.errors import RiichiError
-from riichi.rules import find_ruleset
+from riichi.cli.options import LENGTHS, bot_names, rules_with_length
 
+DEFAULT_BOTS = ("efficiency", "efficiency", "random", "random")
 COLUMNS = ("avg place", "1st", "last", "avg score", "win", "deal-in", "riichi", "call")
 
 
@@ -21,12 +21,19 @@ COLUMNS = ("avg place", "1st", "last", "avg score", "win", "deal-in", "riichi", 
 @click.option(
     "--bots",
     "bot_list",
-    default="efficiency,efficiency,random,random",
-    show_default=True,
-    help="One bot per seat, comma separated: " + ", ".join(sorted(BOTS)),
+    default=None,
+    help="One bot per seat, comma separated: "
+    + ", ".join(sorted(BOTS))
+    + " (default: efficiency,efficiency,random,random, as many as the rules seat)",
 )
 @click.option("--games", type=click.IntRange(1), default=20, show_default=True)
 @click.option("--rules", "rules_name", default="online", show_default=True)
+@click.option(
+    "--length",
+    type=click.Choice(LENGTHS),
+    default=None,
+    help="Match length (default: the preset's).",
+)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--duplicate", is_flag=True, help="Play each wall with every rotation of seats.")
 @click.option(
@@ -39,26 +46,20 @@ COLUMNS = ("avg place", "1st", "last", "avg score", "win", "deal-in", "riichi", 
     help="Write every match's record here.",
 )
 def arena_command(
-    bot_list: str,
+    bot_list: str | None,
     games: int,
     rules_name: str,
+    length: str | None,
     seed: int,
     duplicate: bool,
     jobs: int | None,
     out: Path | None,
 ) -> None:
     """Play GAMES matches between the bots and print a table per bot (95% intervals)."""
-    bots = [b.strip().lower() for b in bot_list.split(",") if b.strip()]
-    try:
-        players = find_ruleset(rules_name).players
-    except RiichiError as exc:
-        raise click.UsageError(str(exc)) from None
-    unknown = [b for b in bots if b not in BOTS]
-    if unknown or len(bots) != players:
-        raise click.UsageError(
-            f"give {players} bots from {', '.join(sorted(BOTS))}; got {bot_list!r}"
-        )
-    work = tasks(bots, games, rules_name, seed, duplicate)
+    rules = rules_with_length(rules_name, length)
+    players = rules.players
+    bots = bot_names(bot_list, players, DEFAULT_BOTS)
+    work = tasks(bots, games, rules.name, seed, duplicate, length)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     results = []
@@ -68,7 +69,7 @@ def arena_command(
             if out is not None and record is not None:
                 (out / f"match-{index}.json").write_text(json.dumps(record))
     stats = summarise(results)
-    click.echo(f"{len(work)} matches under {rules_name}{' (duplicate)' if duplicate else ''}")
+    click.echo(f"{len(work)} matches under {rules.name}{' (duplicate)' if duplicate else ''}")
     click.echo(f"{'bot':<18}" + "".join(f"{c:>18}" for c in COLUMNS))
     for name in sorted(stats, key=lambda b: stats[b].mean_place()[0]):
         row = stats[name].table_row(players)

@@ -38,7 +38,7 @@ def load_match(path: Path) -> Match:
 @click.option(
     "--to",
     "to_format",
-    type=click.Choice(["mjai", "record"]),
+    type=click.Choice(["mjai", "record", "tenhou6"]),
     default=None,
     help="Output format (default: from TARGET's extension).",
 )
@@ -53,13 +53,18 @@ def convert_command(source: Path, target: Path, to_format: str | None) -> None:
         raise click.UsageError(f"cannot tell the format of {target}; use --to")
     try:
         match = load_match(source)
-    except (RiichiError, OSError, json.JSONDecodeError) as exc:
+    except (RiichiError, OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+        sys.exit(2)
     if fmt == "mjai":
-        target.write_text(to_jsonl(write_mjai(match)))
+        text = to_jsonl(write_mjai(match))
     elif fmt == "tenhou6":
-        target.write_text(json.dumps(write_tenhou6(match), ensure_ascii=False))
+        text = json.dumps(write_tenhou6(match), ensure_ascii=False)
     else:
-        target.write_text(json.dumps(match.record(), ensure_ascii=False))
+        text = json.dumps(match.record(), ensure_ascii=False)
+    try:
+        target.write_text(text)
+    except OSError as exc:
+        click.echo(f"error: cannot write {target}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
     click.echo(f"{source} -> {target} ({fmt}, {len(match.results)} hands)")

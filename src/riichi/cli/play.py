@@ -11,8 +11,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Footer, Header, Static
 
 from riichi.bots import Bot, make_bot
+from riichi.cli.options import LENGTHS, bot_names, rules_with_length
 from riichi.game import Action, ActionType, Match, observe
-from riichi.rules import Length, RuleSet, find_ruleset
 from riichi.tiles import EAST, tile_name, tiles_name
 
 WIND_NAMES = "ESWN"
@@ -224,7 +224,7 @@ class TableApp(App[None]):
 @click.option("--rules", "rules_name", default="online", show_default=True, help="A preset.")
 @click.option(
     "--length",
-    type=click.Choice([x.value for x in Length]),
+    type=click.Choice(LENGTHS),
     default=None,
     help="Match length (default: the preset's).",
 )
@@ -254,29 +254,5 @@ DEFAULT_BOTS = ("defensive", "efficiency", "defensive")
 
 def opponents(names: str | None, count: int, seed: object) -> list[Bot]:
     """The bots named (``--bots``), or the default ones, as many as ``count``."""
-    chosen = [n.strip() for n in names.split(",")] if names else list(DEFAULT_BOTS[:count])
-    if len(chosen) != count:
-        raise click.BadParameter(
-            f"the rules seat {count} opponents, got {len(chosen)}", param_hint="--bots"
-        )
-    try:
-        return [make_bot(n, f"{seed}:{i}") for i, n in enumerate(chosen, start=1)]
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--bots") from None
-
-
-def rules_with_length(name: str, length: str | None) -> RuleSet:
-    """A preset by name, at a length it offers (``--rules``, ``--length``)."""
-    try:
-        rules = find_ruleset(name)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--rules") from None
-    if length is not None:
-        chosen = Length(length)
-        if chosen not in rules.lengths:
-            offered = ", ".join(x.value for x in rules.lengths)
-            raise click.BadParameter(
-                f"{rules.name} is played {offered}, not {chosen.value}", param_hint="--length"
-            )
-        rules = rules.replace(length=chosen)
-    return rules
+    chosen = bot_names(names, count, DEFAULT_BOTS)
+    return [make_bot(n, f"{seed}:{i}") for i, n in enumerate(chosen, start=1)]

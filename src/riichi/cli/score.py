@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+import unicodedata
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import click
 
-from riichi.errors import RiichiError
+from riichi.cli.options import OptionError
+from riichi.errors import RiichiError, excerpt
 from riichi.rules import RuleSet, find_ruleset
 from riichi.scoring import Meld, MeldType, ScoreResult, WinContext, parse_meld, score
 from riichi.tiles import EAST, parse_mjai, parse_tiles, tiles_name
@@ -79,15 +83,16 @@ def _meld(value: Any, taken: set[int]) -> Meld:
 
 
 def _wind(value: Any) -> int:
-    if isinstance(value, int) and EAST <= value < EAST + 4:
+    if isinstance(value, int) and not isinstance(value, bool) and EAST <= value < EAST + 4:
         return value
     if isinstance(value, str) and value.upper() in WIND_NAMES:
         return EAST + WIND_NAMES.index(value.upper())
     if isinstance(value, str):
-        kind, _ = parse_mjai(value)
-        if EAST <= kind < EAST + 4:
-            return kind
-    raise RequestError(f"a wind is E, S, W, N or 27..30, got {value!r}")
+        with contextlib.suppress(RiichiError):
+            kind, _ = parse_mjai(value)
+            if EAST <= kind < EAST + 4:
+                return kind
+    raise RequestError(f"a wind is E, S, W, N or 27..30, got {excerpt(value)}")
 
 
 def _int(request: Mapping[str, Any], key: str, default: int | None) -> int | None:
@@ -147,7 +152,17 @@ def score_request(request: Mapping[str, Any]) -> tuple[ScoreResult, RuleSet]:
         pao=_int(request, "pao", None),
         **flags,
     )
-    return score(hand, win_tiles[0], melds, context, rules), rules
+    if tsumo and "discarder" in request and request["discarder"] is not None:
+        raise RequestError("a tsumo has no discarder: drop discarder (--from)")
+    result = score(hand, win_tiles[0], melds, context, rules)
+    if context.pao is not None:
+        without = score(hand, win_tiles[0], melds, replace(context, pao=None), rules)
+        if without.payments == result.payments:
+            raise RequestError(
+                "pao applies to a big three dragons or big four winds whose last set the"
+                " liable player fed; this win is none"
+            )
+    return result, rules
 
 
 def render(result: ScoreResult, request: Mapping[str, Any], rules: RuleSet) -> str:
@@ -156,10 +171,10 @@ def render(result: ScoreResult, request: Mapping[str, Any], rules: RuleSet) -> s
     for y in result.yaku:
         unit = "yakuman" if result.yakuman else "han"
         value = "double" if result.yakuman and y.han == 2 else str(y.han)
-        lines.append(f"  {y.yaku.en:<34} {y.yaku.ja:<10} {value} {unit}")
+        lines.append(f"  {y.yaku.en:<34} {pad(y.yaku.ja, 12)} {value} {unit}")
     for name, count in (("Dora", result.dora), ("Red fives", result.aka), ("Ura dora", result.ura)):
         if count:
-            lines.append(f"  {name:<34} {'':<10} {count} han")
+            lines.append(f"  {name:<34} {pad('', 12)} {count} han")
     if result.fu:
         items = " + ".join(f"{i.fu} {i.label}" for i in result.fu_items)
         lines.append(f"fu       {result.fu}  ({items})")
@@ -169,6 +184,12 @@ def render(result: ScoreResult, request: Mapping[str, Any], rules: RuleSet) -> s
         lines.append(f"  {_seat_name(p.seat, request, rules)} pays {p.points}")
     lines.append(f"  {_seat_name(seat, request, rules)} receives {result.deltas[seat]}")
     return "\n".join(["yaku", *lines])
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded to ``width`` terminal columns (a kanji or kana takes two)."""
+    used = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return text + " " * max(0, width - used)
 
 
 def _seat_name(seat: int, request: Mapping[str, Any], rules: RuleSet) -> str:
@@ -210,7 +231,7 @@ def _jsonl() -> None:
 @click.option(
     "--seat-wind", "seat_wind", default="S", show_default=True, help="Winner's seat wind."
 )
-@click.option("--round-wind", default="E", show_default=True)
+@click.option("--round-wind", default="E", show_default=True, help="The round's wind.")
 @click.option(
     "--from",
     "from_wind",
@@ -220,19 +241,19 @@ def _jsonl() -> None:
 @click.option("--pao", "pao_wind", default=None, help="Wind of the player liable for the yakuman.")
 @click.option("--dora", default="", help="Dora indicators, e.g. 1m7z.")
 @click.option("--ura", default="", help="Ura dora indicators.")
-@click.option("--honba", type=click.IntRange(0), default=0)
+@click.option("--honba", type=click.IntRange(0), default=0, help="Honba counters on the table.")
 @click.option("--sticks", type=click.IntRange(0), default=0, help="Riichi sticks on the table.")
 @click.option("--rules", "rules_name", default="online", show_default=True, help="Ruleset preset.")
-@click.option("--riichi", is_flag=True)
-@click.option("--double-riichi", is_flag=True)
-@click.option("--ippatsu", is_flag=True)
-@click.option("--rinshan", is_flag=True)
-@click.option("--chankan", is_flag=True)
-@click.option("--haitei", is_flag=True)
-@click.option("--houtei", is_flag=True)
-@click.option("--tenhou", is_flag=True)
-@click.option("--chiihou", is_flag=True)
-@click.option("--renhou", is_flag=True)
+@click.option("--riichi", is_flag=True, help="The winner declared riichi.")
+@click.option("--double-riichi", is_flag=True, help="On the first uninterrupted discard.")
+@click.option("--ippatsu", is_flag=True, help="Within a go-around of the riichi.")
+@click.option("--rinshan", is_flag=True, help="Tsumo on a kan's replacement tile.")
+@click.option("--chankan", is_flag=True, help="Ron on a tile added to a kan.")
+@click.option("--haitei", is_flag=True, help="Tsumo on the last live tile.")
+@click.option("--houtei", is_flag=True, help="Ron on the last discard.")
+@click.option("--tenhou", is_flag=True, help="The dealer's first draw completes the hand.")
+@click.option("--chiihou", is_flag=True, help="A non-dealer's first draw, before any call.")
+@click.option("--renhou", is_flag=True, help="A non-dealer's ron before its first draw.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--jsonl", is_flag=True, help="Score a stream: one JSON request per stdin line.")
 def score_command(
@@ -258,8 +279,19 @@ def score_command(
         return
     if hand is None or win is None:
         raise click.UsageError("give HAND and WIN (or --jsonl)")
+    if options["tsumo"] and from_wind:
+        raise OptionError("--from", "a tsumo has no discarder")
     try:
         rules = find_ruleset(rules_name)
+    except RiichiError as exc:
+        raise OptionError("--rules", str(exc)) from None
+    for value, hint in ((seat_wind, "--seat-wind"), (from_wind, "--from"), (pao_wind, "--pao")):
+        try:
+            if value is not None:
+                _wind(value)
+        except RiichiError as exc:
+            raise OptionError(hint, str(exc)) from None
+    try:
         seat = _wind(seat_wind) - EAST
         request: dict[str, Any] = {
             "hand": hand,

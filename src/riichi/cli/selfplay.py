@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
-from riichi.errors import RiichiError
+from riichi.cli.options import LENGTHS, rules_with_length
 from riichi.game import Action, ActionType, Match
 from riichi.rules import Length, find_ruleset
 
@@ -29,8 +29,7 @@ def random_choice(rng: random.Random, actions: list[Action]) -> Action:
 def play_random_match(rules_name: str, seed: int, length: str | None = None) -> Match:
     rules = find_ruleset(rules_name)
     if length is not None:
-        chosen = Length(length)
-        rules = rules.replace(length=chosen, lengths=tuple({*rules.lengths, chosen}))
+        rules = rules.replace(length=Length(length))
     match = Match(rules, seed)
     rng = random.Random(seed)
     while not match.over:
@@ -45,7 +44,7 @@ def play_random_match(rules_name: str, seed: int, length: str | None = None) -> 
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game.")
 @click.option(
     "--length",
-    type=click.Choice([x.value for x in Length]),
+    type=click.Choice(LENGTHS),
     default=None,
     help="Match length (default: the preset's).",
 )
@@ -59,10 +58,7 @@ def selfplay_command(
     rules_name: str, games: int, seed: int, length: str | None, out: Path | None
 ) -> None:
     """Play random legal games and summarise them (hands, wins, draws, aborts)."""
-    try:
-        find_ruleset(rules_name)
-    except RiichiError as exc:
-        raise click.UsageError(str(exc)) from None
+    rules_with_length(rules_name, length)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     ends: Counter[str] = Counter()

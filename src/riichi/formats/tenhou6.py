@@ -234,6 +234,8 @@ def read_tenhou6(path: str | Path) -> LogGame:
 
 
 def parse_tenhou6(data: dict[str, Any], source: str = "<tenhou6>") -> LogGame:
+    if not isinstance(data, dict) or not isinstance(data.get("log"), list):
+        raise LogFormatError(f'{source}: not a tenhou.net/6 log: no "log" list of hands')
     try:
         names = [str(x) for x in data.get("name", [])]
         rule = data.get("rule", {})

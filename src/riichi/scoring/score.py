@@ -144,6 +144,10 @@ def score(
         raise InvalidHandError(f"tiles repeat or are out of range: {tiles_name(all_ids)}")
     if (ctx.riichi or ctx.ippatsu) and any(m.is_open for m in melds):
         raise InvalidContextError("riichi needs a closed hand: it has called sets")
+    if (ctx.tenhou or ctx.chiihou or ctx.renhou) and melds:
+        raise InvalidContextError(
+            "tenhou, chiihou and renhou come before any call or kan: the winner has sets"
+        )
     if len(hand) != 13 - 3 * len(melds):
         raise InvalidHandError(
             f"{len(hand)} concealed tiles with {len(melds)} melds: expected {13 - 3 * len(melds)}"

@@ -1,0 +1,49 @@
+"""Options several commands share, checked the same way everywhere: a bad value is a
+one-line usage error (exit status 2), never a traceback."""
+
+from __future__ import annotations
+
+from typing import IO, Any
+
+import click
+
+from riichi.bots import BOTS
+from riichi.rules import Length, RuleSet, find_ruleset
+
+LENGTHS = [x.value for x in Length]
+
+
+class OptionError(click.UsageError):
+    """A bad option value: one line on standard error, exit status 2."""
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(f"{option}: {message}")
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True, file=file)
+
+
+def rules_with_length(name: str, length: str | None) -> RuleSet:
+    """A preset by name (``--rules``), at a length it offers (``--length``)."""
+    try:
+        rules = find_ruleset(name)
+    except ValueError as exc:
+        raise OptionError("--rules", str(exc)) from None
+    if length is not None:
+        chosen = Length(length)
+        if chosen not in rules.lengths:
+            offered = ", ".join(x.value for x in rules.lengths)
+            raise OptionError("--length", f"{rules.name} is played {offered}, not {chosen.value}")
+        rules = rules.replace(length=chosen)
+    return rules
+
+
+def bot_names(given: str | None, count: int, default: tuple[str, ...]) -> list[str]:
+    """``count`` built-in bot names from ``--bots``, or the first ``count`` defaults."""
+    names = [n.strip().lower() for n in given.split(",")] if given else list(default[:count])
+    unknown = [n for n in names if n not in BOTS]
+    if unknown:
+        raise OptionError("--bots", f"unknown bot {unknown[0]!r}; known: {', '.join(sorted(BOTS))}")
+    if len(names) != count:
+        raise OptionError("--bots", f"the rules seat {count} bots here, got {len(names)}")
+    return names
