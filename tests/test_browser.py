@@ -113,3 +113,23 @@ def test_a_game_against_bots_in_the_browser(browser: Browser, base_url: str, wid
     assert page.evaluate(fits), "the replay is wider than the screen"
     shot(page, f"3-replay-{width}")
     assert not errors, errors
+
+
+def test_a_bad_seat_link_says_so_once_and_stops(browser: Browser, base_url: str) -> None:
+    import httpx
+
+    table = httpx.post(f"{base_url}/api/tables", json={"rules": "online"}).json()
+    page = browser.new_page()
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    page.goto(f"{base_url}/table/{table['id']}#forged-token")
+    page.wait_for_function(
+        "() => document.querySelector('#status').textContent.includes('not valid')"
+    )
+    page.wait_for_timeout(3000)  # the old client retried every second
+    assert "not valid" in page.inner_text("#status")
+    assert len(sockets) == 1
+    page.goto(f"{base_url}/table/nosuchtable")
+    page.wait_for_function(
+        "() => document.querySelector('#status').textContent.includes('no such table')"
+    )

@@ -115,7 +115,10 @@ def test_bad_play_options_are_one_line_errors() -> None:
         (["--rules", "nosuch"], "unknown ruleset 'nosuch'"),
         (["--bots", "foo,bar,baz"], "unknown bot 'foo'"),
         (["--bots", "random"], "the rules seat 3 bots here, got 1"),
-        (["--rules", "classic", "--length", "south"], "classic is played one-hand, east, not south"),
+        (
+            ["--rules", "classic", "--length", "south"],
+            "classic is played one-hand, east, not south",
+        ),
     ]:
         result = CliRunner().invoke(main, ["play", *args])
         assert result.exit_code == 2, (args, result.output)

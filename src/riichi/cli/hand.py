@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from riichi.cli.options import plural
 from riichi.errors import RiichiError
 from riichi.hand import (
     decompositions,
@@ -66,7 +67,7 @@ def analyse(text: str, melds: int | None = None) -> dict[str, Any]:
 
 def render(result: dict[str, Any]) -> str:
     """The human-readable report of ``analyse``."""
-    lines = [f"hand     {result['hand']}  ({result['tiles']} tiles)"]
+    lines = [f"hand     {result['hand']}  ({plural(result['tiles'], 'tile')})"]
     forms = ", ".join(f"{name} {value}" for name, value in result["forms"].items())
     sh = result["shanten"]
     label = {-1: "complete", 0: "tenpai"}.get(sh, f"{sh}-shanten")
@@ -75,7 +76,8 @@ def render(result: dict[str, Any]) -> str:
         kara = result["karaten"]
         note = f"  (karaten, all four held: {kinds_text(kara)})" if kara else ""
         lines.append(f"waits    {kinds_text(result['waits'])}{note}")
-        lines.append(f"accepts  {kinds_text(result['accepts'])}  ({result['accept_count']} tiles)")
+        accepted = plural(result["accept_count"], "tile")
+        lines.append(f"accepts  {kinds_text(result['accepts'])}  ({accepted})")
     if "readings" in result:
         for r in result["readings"]:
             if r["form"] == "chiitoitsu":

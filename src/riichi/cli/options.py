@@ -40,10 +40,18 @@ def rules_with_length(name: str, length: str | None) -> RuleSet:
 
 def bot_names(given: str | None, count: int, default: tuple[str, ...]) -> list[str]:
     """``count`` built-in bot names from ``--bots``, or the first ``count`` defaults."""
-    names = [n.strip().lower() for n in given.split(",")] if given else list(default[:count])
+    if given is None:
+        names = list(default[:count])
+    else:
+        names = [n.strip().lower() for n in given.split(",")]
     unknown = [n for n in names if n not in BOTS]
     if unknown:
         raise OptionError("--bots", f"unknown bot {unknown[0]!r}; known: {', '.join(sorted(BOTS))}")
     if len(names) != count:
         raise OptionError("--bots", f"the rules seat {count} bots here, got {len(names)}")
     return names
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 tile``, ``2 tiles``; ``many`` where adding an s will not do."""
+    return f"{count} {word if count == 1 else many or word + 's'}"

@@ -13,6 +13,7 @@ from textual.widgets import Button, Footer, Header, Static
 from riichi.bots import Bot, make_bot
 from riichi.cli.options import LENGTHS, bot_names, rules_with_length
 from riichi.game import Action, ActionType, Match, observe
+from riichi.rules import RuleSet, Settlement
 from riichi.tiles import EAST, tile_name, tiles_name
 
 WIND_NAMES = "ESWN"
@@ -60,6 +61,15 @@ def describe_result(match: Match) -> str:
         "Changes: " + ", ".join(f"{n} {d:+}" for n, d in zip(names, result.deltas, strict=True))
     )
     return "\n".join(lines)
+
+
+def points_text(rules: RuleSet, points: float) -> str:
+    """A final standing's settled points; none where the settlement is the raw score."""
+    if rules.settlement is Settlement.RAW:
+        return ""
+    if rules.settlement is Settlement.TABLE_POINTS:
+        return f" ({points:g} table points)"
+    return f" ({points:+.1f})"
 
 
 class TableApp(App[None]):
@@ -194,7 +204,7 @@ class TableApp(App[None]):
         text = describe_result(m)
         if m.over and m.standings is not None:
             text += "\n\nFinal standings:\n" + "\n".join(
-                f"  {x.place}. {x.name}: {x.score} ({x.points:+})"
+                f"  {x.place}. {x.name}: {x.score}" + points_text(m.rules, x.points)
                 for x in sorted(m.standings, key=lambda x: x.place)
             )
         box = self.query_one("#result", Static)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from riichi.cli.options import plural
 from riichi.formats import LogFormatError, UnsupportedLogError, replay_path
 
 LOG_SUFFIXES = (".xml", ".mjlog", ".mjson", ".jsonl", ".json")
@@ -28,10 +29,6 @@ def log_files(paths: tuple[Path, ...]) -> list[Path]:
             if found.is_file() and found.suffix in LOG_SUFFIXES:
                 out.append(found)
     return out
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 @click.command("replay")

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import copy
+import math
 import socket
 import sys
 
 import click
 
+from riichi.cli.options import OptionError
 from riichi.server.limits import Limits
 from riichi.server.storage import DEFAULT_URL
 
@@ -17,7 +19,13 @@ MAX_CONNECTIONS = 20_000  # uvicorn answers 503 beyond this many connections and
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port to listen on.",
+)
 @click.option(
     "--db",
     "db_url",
@@ -30,6 +38,7 @@ MAX_CONNECTIONS = 20_000  # uvicorn answers 503 beyond this many connections and
     default=0.5,
     show_default=True,
     type=click.FloatRange(0, 10),
+    callback=lambda ctx, param, value: _finite(value, "--bot-delay"),
     help="Seconds a bot waits before each move, so people can follow the play.",
 )
 @click.option(
@@ -97,6 +106,12 @@ def serve_command(
     )
     click.echo(f"riichi serving on http://{host}:{port}/ (database {_shown(db_url)})")
     uvicorn.Server(config).run(sockets=[listener])
+
+
+def _finite(value: float, option: str) -> float:
+    if not math.isfinite(value):  # FloatRange lets NaN through
+        raise OptionError(option, f"{value} is not a number of seconds")
+    return value
 
 
 def _shown(url: str) -> str:
