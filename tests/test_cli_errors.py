@@ -126,3 +126,13 @@ def test_serve_on_a_busy_port_says_so_before_claiming_to_serve(tmp_path: Path) -
         result = invoke("serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'x.db'}")
     assert result.exit_code == 2 and "cannot listen" in result.output
     assert "serving" not in result.output
+
+
+def test_lengths_agree_with_the_rules_everywhere() -> None:
+    """The API refuses a length a preset does not offer; so do the commands."""
+    for command in ("selfplay", "arena", "play"):
+        result = invoke(command, "--rules", "classic", "--length", "south")
+        assert result.exit_code == 2 and "not south" in result.output, command
+    # the default bots follow the player count; one match is one match
+    result = invoke("arena", "--rules", "sanma", "--games", "1", "--length", "east")
+    assert result.exit_code == 0 and "1 match under sanma-kansai" in result.output

@@ -95,6 +95,14 @@ def test_impossible_situations_are_errors() -> None:
         win("567m234p1189s", "7s", "chi:234m", chankan=True, houtei=True)
     with pytest.raises(InvalidContextError, match="riichi needs a closed hand"):
         win("567m234p1189s", "7s", "chi:234m", riichi=True)
+    # tenhou, chiihou and renhou come before any call or kan, the winner's own included:
+    # a pon of red dragons with tenhou once paid 48,000
+    with pytest.raises(InvalidContextError, match="before any call or kan"):
+        win("2345m11p", "5m", "pon:777z", "pon:666z", tsumo=True, seat=0, tenhou=True)
+    with pytest.raises(InvalidContextError, match="before any call or kan"):
+        win("567m234p1189s", "7s", "ankan:3333z", tsumo=True, chiihou=True)
+    with pytest.raises(InvalidContextError, match="before any call or kan"):
+        win("567m234p1189s", "7s", "chi:234m", renhou=True)
 
 
 def test_tenhou_chiihou_renhou() -> None:

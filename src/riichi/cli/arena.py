@@ -11,7 +11,7 @@ from tqdm import tqdm
 
 from riichi.bots import BOTS
 from riichi.bots.arena import run, summarise, tasks
-from riichi.cli.options import LENGTHS, bot_names, rules_with_length
+from riichi.cli.options import LENGTHS, bot_names, plural, rules_with_length
 
 DEFAULT_BOTS = ("efficiency", "efficiency", "random", "random")
 COLUMNS = ("avg place", "1st", "last", "avg score", "win", "deal-in", "riichi", "call")
@@ -69,7 +69,10 @@ def arena_command(
             if out is not None and record is not None:
                 (out / f"match-{index}.json").write_text(json.dumps(record))
     stats = summarise(results)
-    click.echo(f"{len(work)} matches under {rules.name}{' (duplicate)' if duplicate else ''}")
+    click.echo(
+        f"{plural(len(work), 'match', 'matches')} under {rules.name}"
+        + (" (duplicate)" if duplicate else "")
+    )
     click.echo(f"{'bot':<18}" + "".join(f"{c:>18}" for c in COLUMNS))
     for name in sorted(stats, key=lambda b: stats[b].mean_place()[0]):
         row = stats[name].table_row(players)
