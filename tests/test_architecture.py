@@ -21,7 +21,8 @@ def test_layers_only_import_downwards() -> None:
 
 def test_core_has_no_io_imports() -> None:
     # the core is pure: no I/O, no clock, no global randomness, no asyncio
-    core = ["errors.py", "tiles.py", "rules.py", "hand", "scoring", "game"]
+    # riichi.platform is held to the same: the time and the facts come in as arguments
+    core = ["errors.py", "tiles.py", "rules.py", "hand", "scoring", "game", "platform"]
     banned = (
         "import asyncio",
         "import socket",

@@ -19,8 +19,7 @@ import asyncio
 import contextlib
 import logging
 import re
-import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -35,10 +34,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from riichi.platform import AccountError
+from riichi.platform.matchmaking import FILL_AFTER
 from riichi.rules import PRESETS
+from riichi.server.auth import COOKIE, SESSION_SECONDS, AuthError, Session
+from riichi.server.clock import Clock, SystemClock
 from riichi.server.hub import Busy, NotFound, Server
 from riichi.server.limits import LimitError, Limits, Pace, parse_json
-from riichi.server.storage import DEFAULT_URL
+from riichi.server.storage import DEFAULT_URL, Account
 from riichi.server.table import (
     CLOSE_NO_TABLE,
     CLOSE_REFUSED,
@@ -112,14 +115,21 @@ def client_address(conn: Request | WebSocket) -> str:
 
 def create_app(
     db_url: str = DEFAULT_URL,
-    clock: Callable[[], float] = time.time,
+    clock: Clock | None = None,
     limits: Limits | None = None,
     bot_delay: float = 0.0,
+    fill_after: float = FILL_AFTER,
 ) -> Starlette:
-    """The whole web app on the database at ``db_url`` (SQLite file by default)."""
+    """The whole web app on the database at ``db_url`` (SQLite file by default).
+
+    ``clock`` is the time the server reads and waits on (the wall clock unless a
+    test brings a ``FakeClock``); ``fill_after`` the seconds a rated player waits
+    before roster computers fill the table.
+    """
     from riichi.server.storage import Store
 
     limits = limits or Limits()
+    time_source: Clock = clock or SystemClock()
     holder: dict[str, Server] = {}
 
     def server() -> Server:
@@ -132,7 +142,9 @@ def create_app(
             if not any(isinstance(f, RedactTokens) for f in logger.filters):
                 logger.addFilter(RedactTokens())
         store = await asyncio.to_thread(Store, db_url)
-        holder["server"] = app.state.server = Server(store, clock, limits, bot_delay)
+        holder["server"] = app.state.server = Server(
+            store, time_source, limits, bot_delay, fill_after
+        )
         await server().start()
         yield
         await server().close()
@@ -172,10 +184,112 @@ def create_app(
             raise HttpError(f"limit is 1 to {limits.max_page}, offset 0 or more", 400)
         return limit, offset
 
+    async def session_of(conn: Request | WebSocket) -> Session | None:
+        auth = server().auth
+        assert auth is not None
+        return await auth.session(conn.cookies.get(COOKIE))
+
+    async def signed_in(request: Request) -> Session:
+        session = await session_of(request)
+        if session is None:
+            raise HttpError("sign in first", 401)
+        return session
+
+    def with_cookie(response: Response, request: Request, value: str | None) -> Response:
+        if value is None:
+            response.delete_cookie(COOKIE, path="/")
+        else:
+            response.set_cookie(
+                COOKIE,
+                value,
+                max_age=SESSION_SECONDS,
+                httponly=True,
+                samesite="strict",
+                secure=request.url.scheme == "https",
+                path="/",
+            )
+        return response
+
+    def account_json(account: Account) -> dict[str, Any]:
+        return {"id": account.id, "name": account.name}
+
+    async def register(request: Request) -> Response:
+        body = await read_json(request)
+        auth = server().auth
+        assert auth is not None
+        fields = body if isinstance(body, dict) else {}
+        account, cookie = await auth.register(
+            fields.get("name"), fields.get("password"), client_address(request)
+        )
+        response = JSONResponse({"account": account_json(account)}, status_code=201)
+        return with_cookie(response, request, cookie)
+
+    async def sign_in(request: Request) -> Response:
+        body = await read_json(request)
+        auth = server().auth
+        assert auth is not None
+        fields = body if isinstance(body, dict) else {}
+        account, cookie = await auth.sign_in(
+            fields.get("name"), fields.get("password"), client_address(request)
+        )
+        return with_cookie(JSONResponse({"account": account_json(account)}), request, cookie)
+
+    async def sign_out(request: Request) -> Response:
+        await read_json(request)  # a POST like the others: JSON, from this site
+        session = await session_of(request)
+        auth = server().auth
+        if session is not None and auth is not None:
+            await auth.sign_out(session)
+        return with_cookie(JSONResponse({"account": None}), request, None)
+
+    async def change_password(request: Request) -> Response:
+        body = await read_json(request)
+        session = await signed_in(request)
+        auth = server().auth
+        assert auth is not None
+        fields = body if isinstance(body, dict) else {}
+        await auth.change_password(session, fields.get("old"), fields.get("new"))
+        return JSONResponse({"account": account_json(session.account)})
+
+    async def me(request: Request) -> Response:
+        session = await session_of(request)
+        hub = server()
+        if session is None:
+            return JSONResponse(
+                {"account": None, "tables": [], "queue": await hub.queue_view(None)}
+            )
+        return JSONResponse(
+            {
+                "account": account_json(session.account),
+                "tables": await hub.mine(session.account),
+                "queue": await hub.queue_view(session.account),
+            }
+        )
+
+    async def queue(request: Request) -> Response:
+        hub = server()
+        if request.method == "GET":
+            session = await session_of(request)
+            return JSONResponse(await hub.queue_view(session.account if session else None))
+        body = await read_json(request)
+        session = await signed_in(request)
+        if request.method == "DELETE":
+            await hub.leave_queue(session.account)
+        else:
+            pool = body.get("pool") if isinstance(body, dict) else None
+            try:
+                await hub.join_queue(session.account, str(pool))
+            except ProtocolError as exc:
+                return _error(str(exc), 409)
+        return JSONResponse(await hub.queue_view(session.account))
+
     async def create_table(request: Request) -> Response:
         body = await read_json(request)
+        session = await session_of(request)
         try:
-            table, tokens = await server().create(body, client_address(request))
+            table, tokens = await server().create(
+                body, client_address(request), session.account if session else None
+            )
         except Busy as exc:
             return _error(str(exc), exc.status)
         except ProtocolError as exc:
@@ -251,12 +365,17 @@ def create_app(
         if table is None:
             await refuse("no such table", CLOSE_NO_TABLE)
             return
+        session = await session_of(websocket)
         try:
-            seat = table.seat_of(websocket.query_params.get("token"))
+            seat = table.seat_of(
+                websocket.query_params.get("token"), session.account.id if session else None
+            )
         except ProtocolError as exc:
             await refuse(str(exc), CLOSE_REFUSED)
             return
         viewer = Viewer(seat, limits)
+        if session is not None:
+            viewer.account = session.account.id
         while table is not None and not table.join(viewer):
             table = await server().table(table_id)  # it was unloaded meanwhile
         if table is None:
@@ -319,6 +438,12 @@ def create_app(
         Route("/table/{id}", page),
         Route("/replay/{id}", page),
         Route("/api/presets", presets),
+        Route("/api/register", register, methods=["POST"]),
+        Route("/api/signin", sign_in, methods=["POST"]),
+        Route("/api/signout", sign_out, methods=["POST"]),
+        Route("/api/password", change_password, methods=["POST"]),
+        Route("/api/me", me),
+        Route("/api/queue", queue, methods=["GET", "POST", "DELETE"]),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables/{id}", table_info),
@@ -329,14 +454,22 @@ def create_app(
     ]
 
     async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HttpError | NotFound)
-        return _error(str(exc), exc.status if isinstance(exc, HttpError) else 404)
+        if isinstance(exc, HttpError | AuthError):
+            return _error(str(exc), exc.status)
+        if isinstance(exc, NotFound):
+            return _error(str(exc), 404)
+        return _error(str(exc), 400)  # AccountError: a bad name or password
 
     return Starlette(
         routes=routes,
         lifespan=lifespan,
         middleware=[Middleware(SecurityHeaders)],
-        exception_handlers={HttpError: http_error, NotFound: http_error},
+        exception_handlers={
+            HttpError: http_error,
+            NotFound: http_error,
+            AuthError: http_error,
+            AccountError: http_error,
+        },
     )
 
 

@@ -13,18 +13,24 @@ import logging
 import secrets
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from async_lru import alru_cache
 
+from riichi.bots import BOT_LABEL
 from riichi.errors import excerpt
 from riichi.formats.tenhou6 import write_tenhou6
 from riichi.game import Match, commitment
+from riichi.platform import Pool, Waiting, seat_tables
+from riichi.platform.matchmaking import FILL_AFTER
 from riichi.rules import Length, RuleSet, find_ruleset
+from riichi.server.auth import Auth
+from riichi.server.clock import Clock
 from riichi.server.limits import Limits, RateLimits
-from riichi.server.storage import NewTable, Store, StoredTable, Writer
+from riichi.server.storage import Account, NewTable, Store, StoredTable, Writer
 from riichi.server.table import (
+    HUMAN,
     LiveTable,
     ProtocolError,
     SeatSpec,
@@ -36,6 +42,7 @@ from riichi.server.views import replay_frames, standings_of
 
 log = logging.getLogger(__name__)
 SEED_LENGTH = 64
+ROSTER = "defensive"  # the roster computer that fills rated seats
 
 
 class NotFound(ProtocolError):
@@ -73,9 +80,10 @@ class Server:
     def __init__(
         self,
         store: Store,
-        clock: Callable[[], float],
+        clock: Clock,
         limits: Limits | None = None,
         bot_delay: float = 0.0,
+        fill_after: float = FILL_AFTER,
     ) -> None:
         self.store = store
         self.writer = Writer(store)
@@ -88,6 +96,9 @@ class Server:
         self.live = 0
         self._loading: dict[str, asyncio.Task[LiveTable | None]] = {}
         self._restore: asyncio.Task[None] | None = None
+        self._matchmaker: asyncio.Task[None] | None = None
+        self.fill_after = fill_after
+        self.auth: Auth | None = None
         self._replays = asyncio.Semaphore(1)
         # per server: bounded caches of finished games and their downloads
         self.finished = alru_cache(maxsize=32)(self._finished)
@@ -95,8 +106,10 @@ class Server:
 
     async def start(self) -> None:
         """Count the live tables and restore them in the background; serve meanwhile."""
+        self.auth = await asyncio.to_thread(Auth, self.store.accounts, self.clock, self.rates)
         self.live = await asyncio.to_thread(self.store.count_tables, "live")
         self._restore = asyncio.create_task(self._restore_all(), name="restore tables")
+        self._matchmaker = asyncio.create_task(self._match_players(), name="matchmaker")
 
     async def _restore_all(self) -> None:
         stored = await asyncio.to_thread(self.store.list_tables, "live")
@@ -108,8 +121,9 @@ class Server:
         log.info("restored %d live tables", len(stored))
 
     async def close(self) -> None:
-        if self._restore is not None:
-            self._restore.cancel()
+        for task in (self._restore, self._matchmaker):
+            if task is not None:
+                task.cancel()
         for table in list(self.tables.values()):
             await table.stop()
         await asyncio.to_thread(self.writer.close)
@@ -137,7 +151,7 @@ class Server:
             # the last action was stored but the end of the match was not (an older
             # version wrote them apart): finish it now
             standings = standings_of(match) or []
-            await asyncio.to_thread(self.store.finish, table_id, self.clock(), standings)
+            await asyncio.to_thread(self.store.finish, table_id, self.clock.now(), standings)
             self.live -= 1
         table = self._register(stored, match, seats)
         return table
@@ -166,15 +180,27 @@ class Server:
             self.live -= 1
         table.closed = True
 
-    async def create(self, body: Any, address: str) -> tuple[LiveTable, list[str | None]]:
-        """A new table from the lobby's request; the tokens go to its creator only."""
+    async def create(
+        self, body: Any, address: str, account: Account | None = None
+    ) -> tuple[LiveTable, list[str | None]]:
+        """A new practice or private table from the lobby; the tokens go to its creator,
+        who sits in the first seat (as the signed-in account, if any)."""
         if not self.rates.hit(self.limits.tables_per_address, f"create:{address}"):
             raise Busy("too many new tables from your address; wait a minute", 429)
         if self.live >= self.limits.live_tables:
             raise Busy("the server is full; try again later", 503)
         if not isinstance(body, dict):
             raise ProtocolError("a new table is a JSON object")
-        unknown = set(body) - {"rules", "length", "seats", "names", "seed", "switches"}
+        unknown = set(body) - {
+            "rules",
+            "length",
+            "seats",
+            "names",
+            "seed",
+            "switches",
+            "kind",
+            "clock",
+        }
         if unknown:
             raise ProtocolError(f"unknown fields {excerpt(sorted(unknown))}")
         rules = _rules(body)
@@ -190,10 +216,26 @@ class Server:
             and all(isinstance(n, str | None) for n in names)
         ):
             raise ProtocolError(f"names is a list of strings, got {excerpt(names)}")
+        kind = body.get("kind", "private")
+        if kind == "rated":
+            raise ProtocolError("rated tables come from the queue: join it (POST /api/queue)")
+        if kind not in ("practice", "private"):
+            raise ProtocolError(f"kind is practice or private, got {excerpt(kind)}")
+        pool = body.get("clock", "untimed")
+        if pool not in {p.value for p in Pool}:
+            raise ProtocolError(f"clock is untimed, standard or relaxed, got {excerpt(pool)}")
+        if kind == "practice" and (
+            pool != "untimed" or kinds.count(HUMAN) != 1 or kinds[0] != HUMAN
+        ):
+            raise ProtocolError("a practice table is you against bots, untimed")
+        if account is not None:  # the creator sits first, by name
+            names = [account.name, *(names or [])[1:]]
         try:
             seats, tokens = seat_specs(kinds, names)
         except ValueError as exc:
             raise ProtocolError(str(exc)) from None
+        if account is not None:
+            seats[0] = replace(seats[0], account=account.id)
         chosen = body.get("seed")
         if chosen is not None and not (
             isinstance(chosen, str)
@@ -218,26 +260,105 @@ class Server:
             bot_seed=bot_seed,
             seed_public=chosen is not None,
             seats=[_seat_dict(s) for s in seats],
-            created=self.clock(),
+            created=self.clock.now(),
+            kind=kind,
+            pool=pool,
         )
-        await asyncio.to_thread(self.store.create_table, new)
+        return await self._open(new, rules, seats), tokens
+
+    async def _open(
+        self, new: NewTable, rules: RuleSet, seats: list[SeatSpec], from_queue: bool = False
+    ) -> LiveTable:
+        await asyncio.to_thread(self.store.create_table, new, from_queue)
         self.live += 1
-        stored = StoredTable(
-            id=new.id,
-            rules=new.rules,
-            seed=new.seed,
-            seats=new.seats,
-            status="live",
-            created=new.created,
-            finished=None,
-            standings=None,
-            salt=new.salt,
-            commitment=new.commitment,
-            bot_seed=new.bot_seed,
-            seed_public=new.seed_public,
+        match = Match(rules, new.seed, [s.name for s in seats])
+        return self._register(new.stored(), match, seats)
+
+    # ----------------------------------------------------------- the rated queue
+
+    async def join_queue(self, account: Account, pool: str) -> None:
+        """Wait for a rated table of ``pool``: one at a time, never two."""
+        if pool not in (Pool.STANDARD.value, Pool.RELAXED.value):
+            raise ProtocolError(f"the rated pools are standard and relaxed, got {excerpt(pool)}")
+        mine = await asyncio.to_thread(self.store.accounts.tables_of, account.id)
+        if any(kind == "rated" for _, _, kind in mine):
+            raise ProtocolError("you are at a rated table already: finish it first")
+        await asyncio.to_thread(self.store.accounts.join_queue, account.id, pool, self.clock.now())
+
+    async def leave_queue(self, account: Account) -> None:
+        await asyncio.to_thread(self.store.accounts.leave_queue, account.id)
+
+    async def queue_view(self, account: Account | None) -> dict[str, Any]:
+        """How many wait in each pool and for how long; where this account waits."""
+        waiting = await asyncio.to_thread(self.store.accounts.queue)
+        now = self.clock.now()
+        pools = {
+            pool.value: {"waiting": 0, "longest": 0.0} for pool in (Pool.STANDARD, Pool.RELAXED)
+        }
+        mine = None
+        for account_id, pool, since in waiting:
+            entry = pools.setdefault(pool, {"waiting": 0, "longest": 0.0})
+            entry["waiting"] += 1
+            entry["longest"] = max(entry["longest"], now - since)
+            if account is not None and account_id == account.id:
+                mine = {"pool": pool, "waited": now - since}
+        return {"pools": pools, "mine": mine, "fill_after": self.fill_after}
+
+    async def _match_players(self) -> None:
+        """Seat the waiting players every second: four of a pool, or after the wait,
+        whoever is there with roster computers in the empty seats."""
+        while True:
+            try:
+                await self._seat_waiting()
+            except Exception:
+                log.exception("matchmaker: a round failed")
+            await self.clock.sleep_until(self.clock.now() + 1.0)
+
+    async def _seat_waiting(self) -> None:
+        rows = await asyncio.to_thread(self.store.accounts.queue)
+        waiting = [Waiting(a, p, t) for a, p, t in rows]
+        for group in seat_tables(waiting, self.clock.now(), 4, self.fill_after):
+            await self._open_rated(group)
+
+    async def _open_rated(self, group: list[Waiting | None]) -> LiveTable:
+        rules = find_ruleset("classic").replace(length=Length.EAST)  # 001's rated game
+        names = await asyncio.to_thread(
+            self.store.accounts.names, [w.account for w in group if w is not None]
         )
-        match = Match(rules, seed, [s.name for s in seats])
-        return self._register(stored, match, seats), tokens
+        seats = []
+        for seat, entry in enumerate(group):
+            if entry is None:
+                seats.append(SeatSpec(ROSTER, f"{ROSTER} {seat + 1} {BOT_LABEL}"))
+            else:
+                seats.append(SeatSpec(HUMAN, names[entry.account], None, entry.account))
+        pool = next(w.pool for w in group if w is not None)
+        seed, salt = secrets.token_hex(16), secrets.token_hex(16)
+        new = NewTable(
+            id=secrets.token_hex(8),
+            rules=rules.to_dict(),
+            seed=seed,
+            salt=salt,
+            commitment=commitment(seed, salt),
+            bot_seed=secrets.token_hex(16),
+            seed_public=False,
+            seats=[_seat_dict(s) for s in seats],
+            created=self.clock.now(),
+            kind="rated",
+            pool=pool,
+        )
+        return await self._open(new, rules, seats, from_queue=True)
+
+    async def mine(self, account: Account) -> list[dict[str, Any]]:
+        """The live tables this account sits at, to rejoin."""
+        rows = await asyncio.to_thread(self.store.accounts.tables_of, account.id)
+        out = []
+        for table_id, seat, _ in rows:
+            try:
+                info = await self.info(table_id)
+            except NotFound:
+                continue
+            out.append({**info, "my_seat": seat})
+        return out
 
     # ----------------------------------------------------------- lists
 
@@ -296,7 +417,12 @@ class Server:
 
 
 def _seat_dict(spec: SeatSpec) -> dict[str, Any]:
-    return {"kind": spec.kind, "name": spec.name, "token_hash": spec.token_hash}
+    return {
+        "kind": spec.kind,
+        "name": spec.name,
+        "token_hash": spec.token_hash,
+        "account": spec.account,
+    }
 
 
 def stored_info(stored: StoredTable) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -72,6 +73,9 @@ tables = Table(
     Column("commitment", String(64)),  # published at the start: hash of salt and seed
     Column("bot_seed", String(32)),  # the bots' own secret stream
     Column("seed_public", Boolean, nullable=False, default=False),  # a seed chosen at creation
+    Column("kind", String(16), nullable=False, default="private"),  # practice, private, rated
+    Column("pool", String(16), nullable=False, default="untimed"),  # the clock
+    Column("clock", Text),  # ClockState JSON, stored with each action of a timed table
 )
 
 actions = Table(
@@ -81,6 +85,50 @@ actions = Table(
     Column("seq", Integer, primary_key=True),
     Column("seat", Integer, nullable=False),
     Column("action", Text, nullable=False),  # Action.to_dict() JSON
+    Column("timeout", Boolean, nullable=False, default=False),  # played by the clock
+)
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(40), nullable=False),
+    Column("name_key", String(80), nullable=False, unique=True),
+    Column("password_hash", Text, nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", String(64), primary_key=True),  # sha256 of the token in the cookie
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+    Column("revoked", Boolean, nullable=False, default=False),
+)
+
+settings = Table(
+    "settings",
+    metadata,
+    Column("key", String(40), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+queue_table = Table(
+    "queue",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("pool", String(16), nullable=False),
+    Column("since", Float, nullable=False),
+)
+
+players = Table(
+    "players",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
 )
 
 
@@ -102,6 +150,15 @@ class StoredTable:
     commitment: str
     bot_seed: str
     seed_public: bool
+    kind: str = "private"
+    pool: str = "untimed"
+    clock: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    id: int
+    name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,11 +174,35 @@ class NewTable:
     seed_public: bool
     seats: list[dict[str, Any]]
     created: float
+    kind: str = "private"
+    pool: str = "untimed"
+    clock: dict[str, Any] | None = None
+
+    def stored(self) -> StoredTable:
+        """The row as the store will read it back."""
+        return StoredTable(
+            id=self.id,
+            rules=self.rules,
+            seed=self.seed,
+            seats=self.seats,
+            status="live",
+            created=self.created,
+            finished=None,
+            standings=None,
+            salt=self.salt,
+            commitment=self.commitment,
+            bot_seed=self.bot_seed,
+            seed_public=self.seed_public,
+            kind=self.kind,
+            pool=self.pool,
+            clock=self.clock,
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class ActionRow:
-    """Action number ``seq`` of a table; ``standings`` when it ends the match."""
+    """Action number ``seq`` of a table; ``standings`` when it ends the match; ``clock``
+    the table's clock after it; ``timeout`` when the clock played it."""
 
     table_id: str
     seq: int
@@ -129,6 +210,8 @@ class ActionRow:
     action: dict[str, Any]
     finished: float | None = None
     standings: list[dict[str, Any]] | None = None
+    clock: dict[str, Any] | None = None
+    timeout: bool = False
 
 
 def migrate(engine: Engine) -> None:
@@ -161,11 +244,14 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         migrate(self.engine)
+        self.accounts = AccountStore(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
 
-    def create_table(self, new: NewTable) -> None:
+    def create_table(self, new: NewTable, seated_from_queue: bool = False) -> None:
+        """Store a new table and who sits where; players seated from the rated queue
+        leave it in the same transaction."""
         with self.engine.begin() as conn:
             conn.execute(
                 insert(tables).values(
@@ -179,8 +265,22 @@ class Store:
                     seats=json.dumps(new.seats),
                     status="live",
                     created=new.created,
+                    kind=new.kind,
+                    pool=new.pool,
+                    clock=None if new.clock is None else json.dumps(new.clock),
                 )
             )
+            seated = [
+                (seat, spec["account"])
+                for seat, spec in enumerate(new.seats)
+                if spec.get("account") is not None
+            ]
+            for seat, account in seated:
+                conn.execute(insert(players).values(table_id=new.id, seat=seat, account_id=account))
+            if seated_from_queue and seated:
+                conn.execute(
+                    delete(queue_table).where(queue_table.c.account_id.in_([a for _, a in seated]))
+                )
 
     def append_action(self, row: ActionRow) -> None:
         """Commit one action (and the match's end, if it ends it) in one transaction."""
@@ -247,6 +347,13 @@ class Store:
         with self.engine.connect() as conn:
             return [_stored(row) for row in conn.execute(query).all()]
 
+    def set_clock(self, table_id: str, clock: dict[str, Any]) -> None:
+        """A timed table's clock changed without an action (a result pause ended)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables).where(tables.c.id == table_id).values(clock=json.dumps(clock))
+            )
+
     def count_tables(self, status: str | None = None) -> int:
         query = select(func.count()).select_from(tables)
         if status is not None:
@@ -255,15 +362,145 @@ class Store:
             return int(conn.execute(query).scalar_one())
 
 
+class AccountStore:
+    """Accounts, sessions, the rated queue and the site's settings: the same database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def setting(self, key: str, make: Callable[[], str]) -> str:
+        """The value of ``key``, made and stored by the first process that asks."""
+        with self.engine.begin() as conn:
+            found = conn.execute(select(settings.c.value).where(settings.c.key == key)).first()
+            if found is not None:
+                return str(found.value)
+        value = make()
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(settings).values(key=key, value=value))
+        except IntegrityError:  # another process made it first: theirs stands
+            pass
+        with self.engine.begin() as conn:
+            return str(
+                conn.execute(select(settings.c.value).where(settings.c.key == key)).scalar_one()
+            )
+
+    def create_account(self, name: str, key: str, password_hash: str, created: float) -> Account:
+        try:
+            with self.engine.begin() as conn:
+                result = conn.execute(
+                    insert(accounts).values(
+                        name=name, name_key=key, password_hash=password_hash, created=created
+                    )
+                )
+                key_row = result.inserted_primary_key
+        except IntegrityError:
+            raise StorageError(f"the name {name!r} is taken") from None
+        assert key_row is not None
+        return Account(int(key_row[0]), name)
+
+    def account_login(self, key: str) -> tuple[Account, str] | None:
+        """The account of a name (compared by ``name_key``) and its password hash."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(accounts).where(accounts.c.name_key == key)).first()
+        return None if row is None else (Account(row.id, row.name), row.password_hash)
+
+    def names(self, account_ids: list[int]) -> dict[int, str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(account_ids))
+            ).all()
+        return {row.id: row.name for row in rows}
+
+    def password_hash(self, account_id: int) -> str:
+        with self.engine.connect() as conn:
+            return str(
+                conn.execute(
+                    select(accounts.c.password_hash).where(accounts.c.id == account_id)
+                ).scalar_one()
+            )
+
+    def set_password(self, account_id: int, password_hash: str, keep_session: str) -> None:
+        """A new password hash; every other session of the account ends with it."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(accounts)
+                .where(accounts.c.id == account_id)
+                .values(password_hash=password_hash)
+            )
+            conn.execute(
+                update(sessions)
+                .where(sessions.c.account_id == account_id, sessions.c.id != keep_session)
+                .values(revoked=True)
+            )
+
+    def create_session(self, session_id: str, account_id: int, now: float, expires: float) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(sessions).values(
+                    id=session_id, account_id=account_id, created=now, expires=expires
+                )
+            )
+
+    def session_account(self, session_id: str, now: float) -> Account | None:
+        """The account of a live session: not revoked, not expired."""
+        query = (
+            select(accounts.c.id, accounts.c.name)
+            .select_from(sessions.join(accounts, sessions.c.account_id == accounts.c.id))
+            .where(sessions.c.id == session_id, ~sessions.c.revoked, sessions.c.expires > now)
+        )
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return None if row is None else Account(row.id, row.name)
+
+    def revoke_session(self, session_id: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(sessions).where(sessions.c.id == session_id).values(revoked=True))
+
+    def join_queue(self, account_id: int, pool: str, since: float) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(queue_table).where(queue_table.c.account_id == account_id))
+            conn.execute(insert(queue_table).values(account_id=account_id, pool=pool, since=since))
+
+    def leave_queue(self, account_id: int) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(queue_table).where(queue_table.c.account_id == account_id))
+
+    def queue(self) -> list[tuple[int, str, float]]:
+        """Everyone waiting: (account, pool, since)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(queue_table).order_by(queue_table.c.since)).all()
+        return [(r.account_id, r.pool, r.since) for r in rows]
+
+    def tables_of(self, account_id: int, status: str = "live") -> list[tuple[str, int, str]]:
+        """(table id, seat, kind) of the tables where the account sits."""
+        query = (
+            select(players.c.table_id, players.c.seat, tables.c.kind)
+            .select_from(players.join(tables, players.c.table_id == tables.c.id))
+            .where(players.c.account_id == account_id, tables.c.status == status)
+            .order_by(tables.c.created.desc())
+        )
+        with self.engine.connect() as conn:
+            return [(r.table_id, r.seat, r.kind) for r in conn.execute(query).all()]
+
+
 def _write(conn: Connection, row: ActionRow) -> None:
     try:
         conn.execute(
             insert(actions).values(
-                table_id=row.table_id, seq=row.seq, seat=row.seat, action=json.dumps(row.action)
+                table_id=row.table_id,
+                seq=row.seq,
+                seat=row.seat,
+                action=json.dumps(row.action),
+                timeout=row.timeout,
             )
         )
     except IntegrityError:
         raise StorageError(f"table {row.table_id}: action {row.seq} is already stored") from None
+    if row.clock is not None:
+        conn.execute(
+            update(tables).where(tables.c.id == row.table_id).values(clock=json.dumps(row.clock))
+        )
     if row.standings is not None:
         _finish(conn, row.table_id, row.finished or 0.0, row.standings)
 
@@ -292,6 +529,9 @@ def _stored(row: Any) -> StoredTable:
         commitment=row.commitment or "",
         bot_seed=row.bot_seed or "",
         seed_public=bool(row.seed_public),
+        kind=row.kind,
+        pool=row.pool,
+        clock=None if row.clock is None else json.loads(row.clock),
     )
 
 

@@ -36,8 +36,10 @@ import orjson
 
 from riichi.bots import BOT_LABEL, Bot, make_bot
 from riichi.errors import RiichiError, excerpt
-from riichi.game import Action, IllegalActionError, Match, observe
+from riichi.game import Action, IllegalActionError, Match, Phase, observe
+from riichi.platform import POLICIES, ClockState, Pool, clocks, timeout_action
 from riichi.rules import RuleSet
+from riichi.server.clock import Clock
 from riichi.server.limits import Limits
 from riichi.server.storage import ActionRow, Store, StoredTable, Writer
 from riichi.server.views import seat_state, standings_of
@@ -76,13 +78,14 @@ class SeatSpec:
     kind: str  # HUMAN or a bot name
     name: str
     token_hash: str | None = None
+    account: int | None = None  # the signed-in account that sits here
 
     @property
     def is_bot(self) -> bool:
         return self.kind != HUMAN
 
     def public(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "bot": self.is_bot}
+        return {"kind": self.kind, "name": self.name, "bot": self.is_bot, "account": self.account}
 
     def holds(self, token: str) -> bool:
         return self.token_hash is not None and hmac.compare_digest(
@@ -126,6 +129,7 @@ class Viewer:
 
     def __init__(self, seat: int | None, limits: Limits) -> None:
         self.seat = seat
+        self.account: int | None = None  # signed in as
         self.outbox: asyncio.Queue[str] = asyncio.Queue()
         self.limits = limits
         self.queued_bytes = 0
@@ -184,7 +188,7 @@ class LiveTable:
         seats: list[SeatSpec],
         store: Store,
         writer: Writer,
-        clock: Callable[[], float],
+        clock: Clock,
         limits: Limits,
         bot_delay: float = 0.0,
         on_idle: Callable[[LiveTable], None] | None = None,
@@ -205,6 +209,15 @@ class LiveTable:
             for s, spec in enumerate(seats)
             if spec.is_bot
         }
+        self.people = [s for s, spec in enumerate(seats) if not spec.is_bot]
+        self.policy = POLICIES.get(Pool(stored.pool))
+        self.timer: ClockState | None = None
+        if self.policy is not None:
+            self.timer = (
+                ClockState.from_dict(stored.clock)
+                if stored.clock
+                else ClockState.new(self.policy, match.rules.players)
+            )
         self._queue: asyncio.Queue[_Command] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._snapshots: dict[tuple[int | None, str], tuple[int, str]] = {}
@@ -240,28 +253,44 @@ class LiveTable:
         """Queue a client's message; the table task answers in the viewer's outbox."""
         self._queue.put_nowait(_Command(viewer, "message", message))
 
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat whose link holds ``token``; None without a token (a spectator)."""
-        if not token:
-            return None
-        for seat, spec in enumerate(self.seats):
-            if spec.holds(token):
-                return seat
-        raise ProtocolError(f"table {self.id}: that seat link is not valid")
+    def seat_of(self, token: str | None, account: int | None = None) -> int | None:
+        """The seat a connection takes: the one whose link holds ``token``, else the one
+        the signed-in ``account`` sits in; None (a spectator) without either. A seat
+        that belongs to an account is refused to any other account."""
+        if token:
+            for seat, spec in enumerate(self.seats):
+                if spec.holds(token):
+                    if account is not None and spec.account not in (None, account):
+                        raise ProtocolError(f"table {self.id}: that seat belongs to another player")
+                    return seat
+            raise ProtocolError(f"table {self.id}: that seat link is not valid")
+        if account is not None:
+            for seat, spec in enumerate(self.seats):
+                if spec.account == account:
+                    return seat
+        return None
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         due = loop.time() + self.bot_delay
+        if self.timer is not None and not self.match.over:
+            self._start_clocks(self.clock.now())  # a fresh table, or one restored mid-hand
         while not (self.closed and not self.viewers and self._queue.empty()):
+            if self.timer is not None and await self._tick():
+                due = loop.time() + self.bot_delay
+                await asyncio.sleep(0)
+                continue
             seat = self._bot_to_move()
             command: _Command | None = None
-            if seat is None:
-                command = await self._queue.get()
-            elif not self._queue.empty():
+            if not self._queue.empty():
                 command = self._queue.get_nowait()
+            elif seat is None:
+                command = await self._next_command()
             elif self.bot_delay > 0 and loop.time() < due:
                 with contextlib.suppress(TimeoutError):
-                    command = await asyncio.wait_for(self._queue.get(), due - loop.time())
+                    command = await asyncio.wait_for(self._next_command(), due - loop.time())
+            if command is None and seat is None:
+                continue  # the clock woke us: a deadline or the end of a result pause
             if command is None:
                 assert seat is not None
                 if not await self._guarded(None, self._bot_move(seat)):
@@ -274,6 +303,84 @@ class LiveTable:
                     continue
             due = loop.time() + self.bot_delay
             await asyncio.sleep(0)  # one decision at a time, then the other tables run
+
+    async def _next_command(self) -> _Command | None:
+        """The next command, or None when the table's clock wants attention first."""
+        wake = None if self.timer is None else self.timer.deadline()
+        if wake is None:
+            return await self._queue.get()
+        getter = asyncio.ensure_future(self._queue.get())
+        sleeper = asyncio.ensure_future(self.clock.sleep_until(wake))
+        try:
+            await asyncio.wait({getter, sleeper}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleeper.cancel()
+            if not getter.done():
+                getter.cancel()
+        if getter.cancelled():
+            return None
+        return getter.result()
+
+    async def _tick(self) -> bool:
+        """Apply what the clock says is due: the end of a result pause, then timeouts.
+        True when something changed."""
+        assert self.timer is not None
+        now = self.clock.now()
+        if clocks.resume_if_due(self.timer, now, self.people):
+            self._start_clocks(now)
+            await asyncio.to_thread(self.store.set_clock, self.id, self.timer.to_dict())
+            self._publish_clock()
+            return True
+        expired = self.timer.expired(now)
+        if not expired or self.match.over:
+            return False
+        seat = expired[0]
+        legal = self.match.legal_actions().get(seat)
+        if not legal:
+            self.timer.decisions.pop(seat, None)
+            return True
+        drawn = self.match.kyoku.drawn if self.match.kyoku.current == seat else None
+        await self._guarded(None, self._commit(seat, timeout_action(legal, drawn), timeout=True))
+        return True
+
+    def _start_clocks(self, now: float) -> None:
+        """Start the clock of each person now deciding (bots answer within theirs)."""
+        assert self.timer is not None and self.policy is not None
+        if self.match.over:
+            self.timer.decisions = {}
+            return
+        call = self.match.kyoku.phase is Phase.RESPONSE
+        deciding = [(s, call) for s in self.match.legal_actions() if s not in self.bots]
+        clocks.begin(
+            self.policy,
+            self.timer,
+            hand=self.match.hand_index,
+            version=self.version,
+            deciding=deciding,
+            now=now,
+        )
+
+    def clock_view(self) -> dict[str, Any] | None:
+        """The clocks as every viewer may see them: server time, deadlines, reserves."""
+        if self.timer is None or self.policy is None:
+            return None
+        return {
+            "pool": self.policy.pool.value,
+            "per_turn": self.policy.per_turn,
+            "per_call": self.policy.per_call,
+            "now": self.clock.now(),
+            "reserves": self.timer.reserves,
+            "decisions": {
+                str(s): {"until": d.until, "base": d.base, "call": d.call}
+                for s, d in self.timer.decisions.items()
+            },
+            "pause_until": self.timer.pause_until,
+        }
+
+    def _publish_clock(self) -> None:
+        text = to_json({"type": "clock", "version": self.version, "clock": self.clock_view()})
+        for viewer in list(self.viewers):
+            viewer.put(text)
 
     async def _guarded(self, viewer: Viewer | None, work: Any) -> bool:
         try:
@@ -313,10 +420,19 @@ class LiveTable:
             viewer.put(self.snapshot(viewer.seat, "state"))
         elif kind == "action":
             seat, action = self._human_action(viewer, message)
+            if self.timer is not None and self.timer.pause_until is not None:
+                raise ProtocolError(
+                    f"table {self.id}: the hand's result is showing; send ready to go on"
+                )
             await self._commit(seat, action)
             viewer.put_json({"type": "ack", "version": self.version})
+        elif kind == "ready":
+            if viewer.seat is None:
+                raise ProtocolError(f"table {self.id}: spectators cannot act")
+            if self.timer is not None and self.timer.pause_until is not None:
+                self.timer.ready.add(viewer.seat)
         else:
-            raise ProtocolError(f"unknown message type {excerpt(kind)}; known: action, sync")
+            raise ProtocolError(f"unknown message type {excerpt(kind)}; known: action, sync, ready")
 
     def _human_action(self, viewer: Viewer, message: dict[str, Any]) -> tuple[int, Action]:
         if viewer.seat is None:
@@ -342,7 +458,7 @@ class LiveTable:
             raise ProtocolError(str(exc)) from None
         return viewer.seat, action
 
-    async def _commit(self, seat: int, action: Action) -> None:
+    async def _commit(self, seat: int, action: Action, timeout: bool = False) -> None:
         """Validate, apply, store, publish: an ack is only ever sent for a stored action."""
         if self.match.over:
             raise ProtocolError(f"table {self.id}: the match is over")
@@ -357,15 +473,27 @@ class LiveTable:
             )
         before = self.version
         seq = len(self.match.actions)
+        hands = len(self.match.results)
+        now = self.clock.now()
         self.match.apply(seat, action)
         standings = standings_of(self.match)
+        clock = None
+        if self.timer is not None and self.policy is not None:
+            clocks.answered(self.timer, seat, now)
+            if len(self.match.results) > hands and not self.match.over:
+                clocks.pause(self.policy, self.timer, now)  # the result shows first
+            else:
+                self._start_clocks(now)
+            clock = self.timer.to_dict()
         row = ActionRow(
             self.id,
             seq,
             seat,
             action.to_dict(),
-            finished=None if standings is None else self.clock(),
+            finished=None if standings is None else now,
             standings=standings,
+            clock=clock,
+            timeout=timeout,
         )
         try:
             await self.writer.append(row)
@@ -374,11 +502,13 @@ class LiveTable:
             stored = await asyncio.to_thread(self.store.get_table, self.id)
             assert stored is not None
             self.match, _ = await asyncio.to_thread(load_match, stored, self.store)
+            if self.timer is not None and stored.clock:
+                self.timer = ClockState.from_dict(stored.clock)
             raise ProtocolError(f"table {self.id}: the action could not be stored; retry") from None
         self._publish(before)
 
     def _bot_to_move(self) -> int | None:
-        if not self.bots:
+        if not self.bots or (self.timer is not None and self.timer.pause_until is not None):
             return None
         return next((s for s in self.match.legal_actions() if s in self.bots), None)
 
@@ -420,12 +550,15 @@ class LiveTable:
                 }
             )
             cached = self._snapshots[(seat, kind)] = (self.version, text)
-        return cached[1]
+        # the clocks move without a new version: they go on the cached text fresh
+        clock = orjson.dumps(self.clock_view()).decode()
+        return f'{cached[1][:-1]},"clock":{clock}}}'
 
     def _publish(self, before: int) -> None:
         self._published = self._info()
         new = self.match.events[before:]
         players = [s.public() for s in self.seats]
+        clock = self.clock_view()
         texts: dict[int | None, str] = {}
         for viewer in list(self.viewers):
             text = texts.get(viewer.seat)
@@ -437,6 +570,7 @@ class LiveTable:
                         "version": self.version,
                         "events": [e.to_dict() for e in new if e.visible_to(viewer.seat)],
                         "state": seat_state(self.match, viewer.seat, players),
+                        "clock": clock,
                     }
                 )
             viewer.put(text)
@@ -448,6 +582,8 @@ def public_info(stored: StoredTable, seats: list[SeatSpec], rules: RuleSet) -> d
     """The facts about a table that never change and hide nothing: no seed, no token."""
     return {
         "id": stored.id,
+        "kind": stored.kind,
+        "pool": stored.pool,
         "rules": rules.name,
         "length": rules.length.value,
         "ruleset": rules.to_dict(),

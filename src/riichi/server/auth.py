@@ -1,0 +1,124 @@
+"""Accounts and sessions: argon2 password hashes, signed HttpOnly SameSite cookies.
+
+A session is a random token. The cookie carries it signed (itsdangerous, with
+an age limit); the database keeps only the token's hash, so sign-out and a
+password change end sessions on the server, whatever cookies remain. Password
+hashing runs in a worker thread: it is slow on purpose. A name that does not
+exist costs the same time as a wrong password, and both get the same answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from itsdangerous import BadSignature, TimestampSigner
+
+from riichi.platform import AccountError, check_name, check_password, name_key
+from riichi.server.clock import Clock
+from riichi.server.limits import RateLimits
+from riichi.server.storage import Account, AccountStore, StorageError
+
+COOKIE = "riichi_session"
+SESSION_DAYS = 30
+SESSION_SECONDS = SESSION_DAYS * 24 * 3600
+SIGN_INS = "10 per minute"  # registrations and sign-ins from one address
+
+
+class AuthError(AccountError):
+    """Refused: a bad name or password, or too many tries."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    account: Account
+    id: str  # the hash the database keeps
+
+
+def _session_id(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Auth:
+    def __init__(self, store: AccountStore, clock: Clock, rates: RateLimits) -> None:
+        self.store = store
+        self.clock = clock
+        self.rates = rates
+        self.hasher = PasswordHasher()
+        secret = store.setting("cookie-secret", lambda: secrets.token_hex(32))
+        self.signer = TimestampSigner(secret, salt="riichi-session")
+        self._dummy = self.hasher.hash(secrets.token_hex(16))
+
+    def _limit(self, address: str) -> None:
+        if not self.rates.hit(SIGN_INS, f"auth:{address}"):
+            raise AuthError("too many sign-ins from your address; wait a minute", 429)
+
+    async def _new_session(self, account: Account) -> str:
+        token = secrets.token_urlsafe(32)
+        now = self.clock.now()
+        await asyncio.to_thread(
+            self.store.create_session, _session_id(token), account.id, now, now + SESSION_SECONDS
+        )
+        return self.signer.sign(token).decode()
+
+    async def register(self, name: object, password: object, address: str) -> tuple[Account, str]:
+        """A new account, signed in: the account and its cookie value."""
+        self._limit(address)
+        checked = check_name(name)
+        hashed = await asyncio.to_thread(self.hasher.hash, check_password(password))
+        try:
+            account = await asyncio.to_thread(
+                self.store.create_account, checked, name_key(checked), hashed, self.clock.now()
+            )
+        except StorageError:
+            raise AuthError(f"the name {checked} is taken", 409) from None
+        return account, await self._new_session(account)
+
+    async def sign_in(self, name: object, password: object, address: str) -> tuple[Account, str]:
+        self._limit(address)
+        if not isinstance(name, str) or not isinstance(password, str) or len(password) > 1024:
+            raise AuthError("give a name and a password")
+        found = await asyncio.to_thread(self.store.account_login, name_key(name))
+        hashed = found[1] if found is not None else self._dummy
+        if not await asyncio.to_thread(self._verify, hashed, password) or found is None:
+            raise AuthError("wrong name or password", 401)
+        return found[0], await self._new_session(found[0])
+
+    def _verify(self, hashed: str, password: str) -> bool:
+        try:
+            return bool(self.hasher.verify(hashed, password))
+        except (VerificationError, InvalidHashError):
+            return False
+
+    async def session(self, cookie: str | None) -> Session | None:
+        """The signed-in account of a cookie value, if its session is alive."""
+        if not cookie or len(cookie) > 200:
+            return None
+        try:
+            token = self.signer.unsign(cookie, max_age=SESSION_SECONDS).decode()
+        except BadSignature:
+            return None
+        session_id = _session_id(token)
+        account = await asyncio.to_thread(self.store.session_account, session_id, self.clock.now())
+        return None if account is None else Session(account, session_id)
+
+    async def sign_out(self, session: Session) -> None:
+        await asyncio.to_thread(self.store.revoke_session, session.id)
+
+    async def change_password(self, session: Session, old: object, new: object) -> None:
+        """A new password, given the old one; the account's other sessions end."""
+        if not isinstance(old, str) or len(old) > 1024:
+            raise AuthError("give the current password")
+        current = await asyncio.to_thread(self.store.password_hash, session.account.id)
+        if not await asyncio.to_thread(self._verify, current, old):
+            raise AuthError("the current password is wrong", 401)
+        hashed = await asyncio.to_thread(self.hasher.hash, check_password(new))
+        await asyncio.to_thread(self.store.set_password, session.account.id, hashed, session.id)
