@@ -45,7 +45,9 @@ def check_invariants(match: Match) -> None:
         assert actions == sorted(actions, key=Action.sort_key)
     # observations show nothing hidden
     k = match.kyoku
-    hidden_wall = set(k.live[k.draw_index :]) | set(k.wall.rinshan[k.rinshan_index :])
+    # the live tiles still to draw (its tail shortened by each replacement drawn)
+    hidden_wall = set(k.live[k.draw_index : k.draw_index + max(0, k.live_left())])
+    hidden_wall |= set(k.wall.rinshan[k.rinshan_index :])
     hidden_wall |= set(k.wall.ura) | set(k.wall.dora[k.dora_shown :])
     hidden_wall -= set(k.live[: k.draw_index])  # tail tiles drawn as live tiles
     for viewer in [None, *range(n)]:

@@ -45,11 +45,11 @@ class FakeClock:
         return self._now
 
     async def sleep_until(self, when: float) -> None:
-        if self._now >= when:
-            return
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        with self._lock:
+        with self._lock:  # checked and registered at once: no advance slips between
+            if self._now >= when:
+                return
             self._waiters.append((when, loop, future))
         try:
             await future

@@ -22,7 +22,7 @@ from riichi.bots import BOT_LABEL
 from riichi.errors import excerpt
 from riichi.formats.tenhou6 import write_tenhou6
 from riichi.game import Match, commitment
-from riichi.platform import Pool, Waiting, seat_tables
+from riichi.platform import POLICIES, ClockState, Pool, Waiting, seat_tables
 from riichi.platform.matchmaking import FILL_AFTER
 from riichi.rules import Length, RuleSet, find_ruleset
 from riichi.server.auth import Auth
@@ -37,6 +37,7 @@ from riichi.server.table import (
     load_match,
     public_info,
     seat_specs,
+    start_clocks,
 )
 from riichi.server.views import replay_frames, standings_of
 
@@ -269,9 +270,15 @@ class Server:
     async def _open(
         self, new: NewTable, rules: RuleSet, seats: list[SeatSpec], from_queue: bool = False
     ) -> LiveTable:
+        match = Match(rules, new.seed, [s.name for s in seats])
+        policy = POLICIES.get(Pool(new.pool))
+        if policy is not None:  # the first decision's clock is stored with the table
+            state = ClockState.new(policy, rules.players)
+            bots = {s for s, spec in enumerate(seats) if spec.is_bot}
+            start_clocks(policy, state, match, bots, new.created)
+            new = replace(new, clock=state.to_dict())
         await asyncio.to_thread(self.store.create_table, new, from_queue)
         self.live += 1
-        match = Match(rules, new.seed, [s.name for s in seats])
         return self._register(new.stored(), match, seats)
 
     # ----------------------------------------------------------- the rated queue

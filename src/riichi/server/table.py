@@ -37,7 +37,7 @@ import orjson
 from riichi.bots import BOT_LABEL, Bot, make_bot
 from riichi.errors import RiichiError, excerpt
 from riichi.game import Action, IllegalActionError, Match, Phase, observe
-from riichi.platform import POLICIES, ClockState, Pool, clocks, timeout_action
+from riichi.platform import POLICIES, ClockPolicy, ClockState, Pool, clocks, timeout_action
 from riichi.rules import RuleSet
 from riichi.server.clock import Clock
 from riichi.server.limits import Limits
@@ -317,6 +317,8 @@ class LiveTable:
             sleeper.cancel()
             if not getter.done():
                 getter.cancel()
+            # wait for the cancellations: a get that is cancelled leaves its item queued
+            await asyncio.gather(getter, sleeper, return_exceptions=True)
         if getter.cancelled():
             return None
         return getter.result()
@@ -344,21 +346,8 @@ class LiveTable:
         return True
 
     def _start_clocks(self, now: float) -> None:
-        """Start the clock of each person now deciding (bots answer within theirs)."""
         assert self.timer is not None and self.policy is not None
-        if self.match.over:
-            self.timer.decisions = {}
-            return
-        call = self.match.kyoku.phase is Phase.RESPONSE
-        deciding = [(s, call) for s in self.match.legal_actions() if s not in self.bots]
-        clocks.begin(
-            self.policy,
-            self.timer,
-            hand=self.match.hand_index,
-            version=self.version,
-            deciding=deciding,
-            now=now,
-        )
+        start_clocks(self.policy, self.timer, self.match, set(self.bots), now)
 
     def clock_view(self) -> dict[str, Any] | None:
         """The clocks as every viewer may see them: server time, deadlines, reserves."""
@@ -576,6 +565,24 @@ class LiveTable:
             viewer.put(text)
         if self.match.over and not self.viewers and self.on_idle is not None:
             self.on_idle(self)
+
+
+def start_clocks(
+    policy: ClockPolicy, state: ClockState, match: Match, bots: set[int], now: float
+) -> None:
+    """Start the clock of each person now deciding (bots answer within theirs)."""
+    if match.over:
+        state.decisions = {}
+        return
+    call = match.kyoku.phase is Phase.RESPONSE
+    clocks.begin(
+        policy,
+        state,
+        hand=match.hand_index,
+        version=len(match.events),
+        deciding=[(s, call) for s in match.legal_actions() if s not in bots],
+        now=now,
+    )
 
 
 def public_info(stored: StoredTable, seats: list[SeatSpec], rules: RuleSet) -> dict[str, Any]:

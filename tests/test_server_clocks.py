@@ -1,0 +1,221 @@
+"""Clocks and the rated queue on a fake clock: timeouts play and are stored as such,
+reserves run down and refill, results pause, restarts keep the time that was left, and
+lone players get roster computers. No test sleeps for a deadline."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, text
+from starlette.testclient import TestClient
+
+from riichi.server import create_app
+from riichi.server.auth import COOKIE
+from riichi.server.clock import FakeClock
+from server_helpers import Seat
+
+TSUMOGIRI = ["human", "tsumogiri", "tsumogiri", "tsumogiri"]
+
+
+def until(check: Callable[[], Any], seconds: float = 10.0) -> Any:
+    """Poll ``check`` until it is truthy (the server runs in another thread)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.01)
+    raise AssertionError("the server did not get there")
+
+
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'clocks.db'}"
+
+
+def timed_table(client: TestClient, seed: str = "clock-1") -> dict[str, Any]:
+    body = {"kind": "private", "clock": "standard", "seed": seed, "seats": TSUMOGIRI}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    table: dict[str, Any] = response.json()
+    return table
+
+
+class Timed(Seat):
+    """A seat that also follows the clock messages."""
+
+    def __init__(self, ws: Any) -> None:
+        self.clock: dict[str, Any] | None = None
+        super().__init__(ws)
+
+    def receive(self) -> dict[str, Any]:
+        message = super().receive()
+        if message.get("clock") is not None or message["type"] == "clock":
+            self.clock = message["clock"]
+        return message
+
+    def wait_version_above(self, version: int) -> None:
+        while self.version <= version:
+            self.read_until("update")
+
+
+def stored_actions(url: str, table_id: str) -> list[tuple[int, str, bool]]:
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text("select seat, action, timeout from actions where table_id = :t order by seq"),
+            {"t": table_id},
+        ).all()
+    engine.dispose()
+    return [(r.seat, r.action, bool(r.timeout)) for r in rows]
+
+
+def test_a_turn_timeout_discards_the_drawn_tile_and_uses_up_the_reserve(tmp_path: Path) -> None:
+    clock = FakeClock()
+    start = clock.now()
+    with TestClient(create_app(db(tmp_path), clock=clock)) as client:
+        table = timed_table(client)
+        url = f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
+        with client.websocket_connect(url) as ws:
+            seat = Timed(ws)
+            assert seat.clock is not None and seat.clock["pool"] == "standard"
+            deadline = seat.clock["decisions"]["0"]["until"]
+            assert deadline == start + 5 + 20  # thinking time, then the whole reserve
+            drawn = seat.state["drawn"]
+            version = seat.version
+            clock.advance(24.9)
+            seat.send({"type": "sync"})
+            assert seat.read_until("state")["version"] == version  # nothing yet
+            clock.advance(0.2)
+            seat.wait_version_above(version)
+            discard = next(e for e in seat.events if e["type"] == "discard")
+            assert discard["seat"] == 0 and discard["tile"] == drawn and discard["tsumogiri"]
+            seat.await_turn()
+            # the reserve is gone for this hand: 5 seconds and no more
+            assert seat.clock["reserves"][0] == 0
+            mine = seat.clock["decisions"]["0"]
+            assert mine["until"] - mine["base"] == 0 and mine["base"] - clock.now() <= 5
+    first = stored_actions(db(tmp_path), table["id"])[0]
+    assert first[0] == 0 and f'"tile": {drawn}' in first[1] and first[2] is True
+
+
+def test_timeouts_play_a_whole_hand_then_the_result_pauses(tmp_path: Path) -> None:
+    clock = FakeClock()
+    with TestClient(create_app(db(tmp_path), clock=clock)) as client:
+        table = timed_table(client, "clock-2")
+        url = f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
+        with client.websocket_connect(url) as ws:
+            seat = Timed(ws)
+            for _ in range(400):
+                if any(e["type"] == "end_hand" for e in seat.events):
+                    break
+                version = seat.version
+                clock.advance(26)  # past every deadline: the clock plays for the person
+                seat.wait_version_above(version)
+            assert any(e["type"] == "end_hand" for e in seat.events)
+            assert seat.clock is not None and seat.clock["pause_until"] is not None
+            # while the result shows, nobody acts and nobody's clock runs
+            if seat.state["legal"]:
+                seat.send(seat.action(seat.state["legal"][0]))
+                error = seat.read_until("error", "ack")
+                assert error["type"] == "error" and "result is showing" in error["message"]
+            assert seat.clock["decisions"] == {}
+            seat.send({"type": "ready"})  # the one person confirms: play goes on
+            seat.read_until("clock")
+            assert seat.clock["pause_until"] is None
+    timeouts = [a for a in stored_actions(db(tmp_path), table["id"]) if a[2]]
+    assert len(timeouts) >= 10 and all(s == 0 for s, _, _ in timeouts)
+
+
+def test_clocks_run_on_while_nobody_is_connected(tmp_path: Path) -> None:
+    clock = FakeClock()
+    with TestClient(create_app(db(tmp_path), clock=clock)) as client:
+        table = timed_table(client, "clock-3")
+        before = client.get(f"/api/tables/{table['id']}").json()["version"]
+        clock.advance(26)
+        until(lambda: client.get(f"/api/tables/{table['id']}").json()["version"] > before)
+
+
+def test_a_restarted_server_resumes_the_clock_and_applies_what_passed(tmp_path: Path) -> None:
+    clock = FakeClock()
+    start = clock.now()
+    with TestClient(create_app(db(tmp_path), clock=clock)) as client:
+        table = timed_table(client, "clock-4")
+        version = client.get(f"/api/tables/{table['id']}").json()["version"]
+    url = f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
+    clock.advance(10)  # the server is down for 10 s of the 25 the dealer has
+    app = create_app(db(tmp_path), clock=clock)
+    with TestClient(app) as client, client.websocket_connect(url) as ws:
+        seat = Timed(ws)
+        assert seat.version == version
+        assert seat.clock is not None and seat.clock["decisions"]["0"]["until"] == start + 25
+        clock.advance(14.9)
+        seat.send({"type": "sync"})
+        assert seat.read_until("state")["version"] == version
+        clock.advance(0.2)
+        seat.wait_version_above(version)
+        seat.await_turn()
+        version = seat.version
+    clock.advance(100)  # down past the next deadline: it is applied on start-up
+    with TestClient(create_app(db(tmp_path), clock=clock)) as client:
+        until(lambda: client.get(f"/api/tables/{table['id']}").json()["version"] > version)
+
+
+def register(client: TestClient, name: str) -> str:
+    client.cookies.clear()
+    response = client.post("/api/register", json={"name": name, "password": "correct horse"})
+    assert response.status_code == 201
+    cookie = client.cookies.get(COOKIE)
+    assert cookie is not None
+    return cookie
+
+
+def test_a_lone_player_gets_roster_computers_after_the_wait(tmp_path: Path) -> None:
+    clock = FakeClock()
+    with TestClient(create_app(db(tmp_path), clock=clock, fill_after=30)) as client:
+        register(client, "Joe")
+        queued = client.post("/api/queue", json={"pool": "standard"}).json()
+        assert queued["mine"]["pool"] == "standard" and queued["pools"]["standard"]["waiting"] == 1
+        clock.advance(29)
+        time.sleep(0.2)
+        assert client.get("/api/me").json()["tables"] == []
+        clock.advance(2)
+        (table,) = until(lambda: client.get("/api/me").json()["tables"])
+        assert (table["kind"], table["pool"], table["rules"], table["length"]) == (
+            "rated",
+            "standard",
+            "classic",
+            "east",
+        )
+        names = [s["name"] for s in table["seats"]]
+        assert names[table["my_seat"]] == "Joe"
+        assert sum("(bot)" in n for n in names) == 3
+        assert client.get("/api/me").json()["queue"]["mine"] is None
+        again = client.post("/api/queue", json={"pool": "relaxed"})
+        assert again.status_code == 409 and "rated table already" in again.json()["error"]
+        with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:  # by session
+            assert Seat(ws).seat == table["my_seat"]
+        # leaving does not stop it: the clock plays for the absent player
+        version = client.get(f"/api/tables/{table['id']}").json()["version"]
+        clock.advance(60)
+        until(lambda: client.get(f"/api/tables/{table['id']}").json()["version"] > version)
+
+
+def test_four_waiting_players_sit_down_together_at_once(tmp_path: Path) -> None:
+    clock = FakeClock()
+    with TestClient(create_app(db(tmp_path), clock=clock, fill_after=30)) as client:
+        cookies = [register(client, name) for name in ("Kay", "Lou", "Max", "Ned")]
+        for cookie in cookies:
+            client.cookies.set(COOKIE, cookie)
+            assert client.post("/api/queue", json={"pool": "relaxed"}).status_code == 200
+        client.cookies.set(COOKIE, cookies[-1])
+        clock.advance(1)
+        (table,) = until(lambda: client.get("/api/me").json()["tables"])
+        assert table["pool"] == "relaxed"
+        assert sorted(s["name"] for s in table["seats"]) == ["Kay", "Lou", "Max", "Ned"]
+        assert not any(s["bot"] for s in table["seats"])
+        # a guest may not queue
+        client.cookies.clear()
+        assert client.post("/api/queue", json={"pool": "standard"}).status_code == 401
