@@ -11,12 +11,16 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import uvicorn
+
+from riichi.server.guard import GuardedHttp, GuardedWebSocket
 
 
 def free_port() -> int:
@@ -200,3 +204,34 @@ class SyncSocket:
     def receive_text(self) -> str:
         text: str = self.ws.recv(timeout=30)
         return text
+
+
+class Running:
+    """A uvicorn server in a thread of this process."""
+
+    def __init__(self, app: Any, http: type = GuardedHttp) -> None:
+        self.app = app
+        self.port = free_port()
+        config = uvicorn.Config(
+            app,
+            port=self.port,
+            http=http,
+            ws=GuardedWebSocket,
+            log_level="warning",
+            ws_max_size=64 * 1024,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=15)

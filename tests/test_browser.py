@@ -133,3 +133,49 @@ def test_a_bad_seat_link_says_so_once_and_stops(browser: Browser, base_url: str)
     page.wait_for_function(
         "() => document.querySelector('#status').textContent.includes('no such table')"
     )
+
+
+def test_a_rated_table_on_a_fake_clock_through_a_timeout_and_a_reconnect(
+    browser: Browser, tmp_path: Path
+) -> None:
+    from riichi.server import create_app
+    from riichi.server.clock import FakeClock
+    from server_helpers import Running
+
+    clock = FakeClock()
+    server = Running(create_app(f"sqlite:///{tmp_path / 'rated.db'}", clock=clock, fill_after=30))
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server.url)
+        page.fill("#account-name", "Rita")
+        page.fill("#account-password", "correct horse")
+        page.click("#register-button")
+        page.wait_for_selector("#rated:not([hidden])")
+        assert "signed in as Rita" in page.inner_text("#account")
+        page.click("#rated .join[data-pool=standard]")
+        page.wait_for_selector("#queue-state .waiting")
+        shot(page, "4-queue")
+        clock.advance(31)  # nobody else came: roster computers fill the table
+        page.wait_for_url("**/table/**", timeout=15_000)
+        page.wait_for_selector("#my-hand .tile")
+        names = page.locator(".seat-head .name").all_inner_texts()
+        assert "Rita" in names and sum("(bot)" in n for n in names) == 3
+        assert page.locator(".seat-head .clock").count() == 4
+        page.wait_for_selector("#my-hand .tile.playable", timeout=15_000)  # your turn
+        mine = page.inner_text(".seat-area[data-pos='0'] .seat-head .clock")
+        assert mine.endswith(" s") and "+" in mine  # thinking time and reserve
+        shot(page, "5-rated-clock")
+        river = ".seat-area[data-pos='0'] .river .tile"
+        before = page.locator(river).count()
+        clock.advance(26)  # past 5 s and the 20 s reserve: the clock discards for you
+        page.wait_for_function(
+            f"() => document.querySelectorAll(\"{river}\").length > {before}", timeout=15_000
+        )
+        page.reload()  # reconnect: the session finds your seat again
+        page.wait_for_selector("#my-hand .tile")
+        assert page.locator(river).count() > before
+        assert not errors, errors
+    finally:
+        server.stop()

@@ -13,7 +13,6 @@ import json
 import os
 import socket
 import struct
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,48 +20,16 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from websockets.sync.client import connect
 
 from riichi.server import Limits, create_app
-from riichi.server.guard import GuardedHttp, GuardedWebSocket
-from server_helpers import Seat, SyncSocket, free_port, start_server
+from riichi.server.guard import GuardedHttp
+from server_helpers import Running, Seat, SyncSocket, free_port, start_server
 
 
 class QuickGuard(GuardedHttp):
     header_seconds = 0.5
     per_address = 4
-
-
-class Running:
-    """A uvicorn server in a thread of this process."""
-
-    def __init__(self, app: Any, http: type = GuardedHttp) -> None:
-        self.app = app
-        self.port = free_port()
-        config = uvicorn.Config(
-            app,
-            port=self.port,
-            http=http,
-            ws=GuardedWebSocket,
-            log_level="warning",
-            ws_max_size=64 * 1024,
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=15)
 
 
 @pytest.fixture

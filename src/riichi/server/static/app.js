@@ -51,10 +51,130 @@ function tileEl(tile, extra) {
 
 function setStatus(text) { $("#status").textContent = text; }
 
+async function postJSON(url, body, method = "POST") {
+  const res = await fetch(url, {
+    method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}),
+  });
+  const data = await res.json();
+  if (!res.ok) throw new Error(data.error || res.statusText);
+  return data;
+}
+
+// ------------------------------------------------------------------ account
+
+let ME = null;  // {account, tables, queue} from /api/me
+
+async function loadMe() {
+  ME = await (await fetch("/api/me")).json();
+  renderAccount();
+  return ME;
+}
+
+function renderAccount() {
+  const box = $("#account");
+  box.replaceChildren();
+  if (ME && ME.account) {
+    box.appendChild(el("span", null, `signed in as ${ME.account.name}`));
+    const out = el("button", null, "Sign out");
+    out.id = "sign-out";
+    out.addEventListener("click", async () => {
+      await postJSON("/api/signout", {});
+      location.href = "/";
+    });
+    box.appendChild(out);
+  } else {
+    const link = el("a", null, "Sign in");
+    link.href = "/#account-panel";
+    box.appendChild(link);
+  }
+}
+
 // ------------------------------------------------------------------ lobby
+
+function setupAccountForms() {
+  const form = $("#sign-in");
+  const submit = async (url) => {
+    const data = new FormData(form);
+    try {
+      await postJSON(url, { name: data.get("name"), password: data.get("password") });
+      location.reload();
+    } catch (err) { setStatus(err.message); }
+  };
+  form.addEventListener("submit", (ev) => { ev.preventDefault(); submit("/api/signin"); });
+  $("#register-button").addEventListener("click", () => {
+    if (form.reportValidity()) submit("/api/register");
+  });
+  $("#change-password").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const data = new FormData(ev.target);
+    try {
+      await postJSON("/api/password", { old: data.get("old"), new: data.get("new") });
+      setStatus("password changed; your other sessions are signed out");
+      ev.target.reset();
+    } catch (err) { setStatus(err.message); }
+  });
+}
+
+function renderRated() {
+  const signed = Boolean(ME && ME.account);
+  $("#rated").hidden = !signed;
+  $("#sign-in").hidden = signed;
+  $("#change-password").hidden = !signed;
+  $("#account-title").textContent = signed ? `Account: ${ME.account.name}` : "Sign in";
+  if (!signed) return;
+  const q = ME.queue;
+  $("#fill-after").textContent = String(Math.round(q.fill_after));
+  const state = $("#queue-state");
+  state.replaceChildren();
+  for (const [pool, info] of Object.entries(q.pools)) {
+    state.appendChild(el("p", "muted", `${pool}: ${info.waiting} waiting` +
+      (info.waiting ? `, longest ${Math.round(info.longest)} s` : "")));
+  }
+  const waiting = Boolean(q.mine);
+  if (waiting) state.appendChild(el("p", "waiting", `You wait for a ${q.mine.pool} table: ${Math.round(q.mine.waited)} s`));
+  document.querySelectorAll("#rated .join").forEach((b) => { b.hidden = waiting; });
+  $("#leave-queue").hidden = !waiting;
+  const mine = $("#my-tables");
+  mine.replaceChildren();
+  for (const t of ME.tables) {
+    const li = el("li");
+    const a = el("a", null, `${t.kind} table, ${t.rules} ${t.length}: ${t.seats.map((s) => s.name).join(", ")}`);
+    a.href = `/table/${t.id}`;
+    li.appendChild(a);
+    mine.appendChild(li);
+  }
+  if (!ME.tables.length) mine.appendChild(el("li", "muted", "none"));
+}
+
+function setupQueue() {
+  document.querySelectorAll("#rated .join").forEach((b) => {
+    b.addEventListener("click", async () => {
+      try { await postJSON("/api/queue", { pool: b.dataset.pool }); } catch (err) { setStatus(err.message); }
+      await loadMe();
+      renderRated();
+    });
+  });
+  $("#leave-queue").addEventListener("click", async () => {
+    await postJSON("/api/queue", {}, "DELETE");
+    await loadMe();
+    renderRated();
+  });
+  // while waiting, look for the table the queue sits you at
+  setInterval(async () => {
+    if (!(ME && ME.account && ME.queue.mine)) return;
+    const before = new Set(ME.tables.map((t) => t.id));
+    await loadMe();
+    renderRated();
+    const rated = ME.tables.find((t) => t.kind === "rated" && !before.has(t.id));
+    if (rated) location.href = `/table/${rated.id}`;
+  }, 1000);
+}
 
 async function showLobby() {
   $("#lobby").hidden = false;
+  setupAccountForms();
+  setupQueue();
+  loadMe().then(renderRated);
   const presets = await (await fetch("/api/presets")).json();
   const rules = $("#rules");
   for (const p of presets) {
@@ -97,9 +217,11 @@ async function showLobby() {
     const p = byName[form.get("rules")];
     const seats = ["human"];
     for (let s = 1; s < p.players; s++) seats.push(form.get(`seat${s}`));
+    const kind = form.get("kind");
     const body = {
-      rules: p.name, length: form.get("length"), seats,
+      kind, rules: p.name, length: form.get("length"), seats,
       names: [form.get("name") || ""],
+      clock: kind === "practice" ? "untimed" : form.get("clock"),
     };
     if (form.get("seed")) body.seed = form.get("seed");
     if (form.get("switches")) {
@@ -130,6 +252,18 @@ async function showLobby() {
     $("#my-seat").href = mine;
     $("#links").hidden = false;
   });
+  const kindSelect = $("#kind");
+  const syncKind = () => {
+    const practice = kindSelect.value === "practice";
+    $("#clock").disabled = practice;
+    document.querySelectorAll("#seat-kinds option[value=human]").forEach((o) => { o.disabled = practice; });
+    if (practice) document.querySelectorAll("#seat-kinds select").forEach((s) => {
+      if (s.value === "human") s.value = "efficiency";
+    });
+  };
+  kindSelect.addEventListener("change", syncKind);
+  rules.addEventListener("change", syncKind);
+  syncKind();
   const games = (await (await fetch("/api/games")).json()).items;
   for (const g of games) {
     const li = el("li");
@@ -175,6 +309,9 @@ function drawTable(state, view, open) {
     head.appendChild(el("span", "wind", wind[0]));
     head.appendChild(el("span", "name", player.name));
     head.appendChild(el("span", "score", String(state.scores[s])));
+    const clock = el("span", "clock");
+    clock.dataset.seat = s;
+    head.appendChild(clock);
     if (state.riichi[s]) head.appendChild(el("span", "riichi-stick", "riichi"));
     area.appendChild(head);
     if (open && state.hands) {
@@ -292,6 +429,44 @@ const ACTION_LABELS = {
 // Close codes after which reconnecting cannot help: a refused seat link, no such table.
 const FINAL_CLOSE_CODES = new Set([4403, 4404]);
 
+// The clocks: the server's deadlines, shown against its time (offset from ours).
+let CLOCK = null;
+let CLOCK_OFFSET = 0;
+
+function setClock(clock) {
+  CLOCK = clock;
+  if (clock) CLOCK_OFFSET = clock.now - Date.now() / 1000;
+  tickClocks();
+}
+
+function tickClocks() {
+  document.querySelectorAll(".seat-head .clock").forEach((node) => {
+    node.textContent = "";
+    node.className = "clock";
+    if (!CLOCK) return;
+    const now = Date.now() / 1000 + CLOCK_OFFSET;
+    const seat = node.dataset.seat;
+    const reserve = CLOCK.reserves[seat];
+    const d = CLOCK.decisions[seat];
+    if (!d) {
+      node.textContent = `+${Math.round(reserve)} s`;
+      node.setAttribute("aria-label", `reserve ${Math.round(reserve)} seconds`);
+      return;
+    }
+    const thinking = Math.max(0, d.base - now);
+    const left = Math.max(0, d.until - now);
+    node.classList.add("running");
+    if (thinking <= 0 && !d.call) {
+      node.classList.add("reserve");
+      node.textContent = `0 + ${Math.ceil(left)} s`;
+    } else {
+      node.textContent = `${Math.ceil(thinking)}${d.call ? "" : ` + ${Math.round(reserve)}`} s`;
+    }
+    node.setAttribute("aria-label", `${Math.ceil(left)} seconds left`);
+  });
+}
+setInterval(tickClocks, 250);
+
 function playTable(tableId, token) {
   $("#table").hidden = false;
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -301,7 +476,9 @@ function playTable(tableId, token) {
   let seat = null;
   let version = -1;
   let riichiMode = false;
+  let timed = false;  // on a clock: the result pauses play until everyone is ready
   let sent = false;  // an action is on its way: nothing is clickable until its ack or error
+  $("#result-ok").addEventListener("click", () => { if (timed && seat !== null && ws) send({ type: "ready" }); });
 
   const send = (msg) => ws.send(JSON.stringify(msg));
   const act = (action) => {
@@ -363,15 +540,19 @@ function playTable(tableId, token) {
       seat = msg.seat;
       version = msg.version;
       state = msg.state;
+      timed = Boolean(msg.clock);
       render();
+      setClock(msg.clock);
       return;
     }
+    if (msg.type === "clock") { setClock(msg.clock); return; }
     if (msg.type === "update") {
       if (msg.from !== version) { send({ type: "sync" }); return; }  // missed versions
       version = msg.version;
       state = msg.state;
       showResult(msg.events, state.players);
       render();
+      setClock(msg.clock);
       return;
     }
     if (msg.type === "ack" || msg.type === "error") {
@@ -451,6 +632,7 @@ async function showReplay(gameId) {
 // ------------------------------------------------------------------ routing
 
 const path = location.pathname.split("/").filter(Boolean);
+if (path[0] === "table" || path[0] === "replay") loadMe();  // the account line
 if (path[0] === "table") {
   // the token after '#'; older links carried it as ?token=
   const token = location.hash.slice(1) || new URLSearchParams(location.search).get("token");
