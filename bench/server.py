@@ -3,6 +3,7 @@ human pace with a crowd of spectators. Not a test.
 
     python bench/server.py throughput [--tables 200] [--seconds 30] [--bots efficiency]
     python bench/server.py latency [--tables 200] [--spectators 100] [--seconds 60]
+    python bench/server.py rated [--sweep 50,100,200,400] [--seconds 45]
 
 ``throughput``: each table is one scripted person, acting the moment it may,
 and three bots; the figure is the actions the server stored per second (read
@@ -11,7 +12,11 @@ figure is the time from sending an action to its acknowledgement (which comes
 only after the action is committed), p50 and p99, while ``--spectators``
 watch one of the tables. The server runs as ``riichi serve`` in its own
 process with bots answering at once (``--bot-delay 0``); this process plays
-the people.
+the people. ``rated``: rated tables on the standard clock, three roster
+computers (at the server's pace of 0.5 s a move) and one scripted person
+(0.5 to 1.5 s a move, ready at once after each result) per table; for each
+number of tables in ``--sweep`` the ack latency, and the largest number whose
+p99 stays under 100 ms.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import sqlite3
 import statistics
@@ -33,6 +39,8 @@ import httpx
 import websockets
 
 PREFERENCE = ("tsumo", "ron", "pass")
+SERVER_LOG = None if os.environ.get("RIICHI_BENCH_LOG") else subprocess.DEVNULL
+SERVE = os.environ.get("RIICHI_BENCH_SERVE", "-m riichi.cli").split()
 GOALS = {"throughput": 3000.0, "p99": 0.100}
 
 
@@ -47,16 +55,14 @@ def choose(state: dict[str, Any]) -> dict[str, Any]:
 
 
 class Server:
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, bot_delay: float = 0.0) -> None:
         with socket_port() as port:
             self.port = port
         self.db = db
-        command = [sys.executable, "-m", "riichi.cli", "serve", "--port", str(port)]
-        command += ["--db", f"sqlite:///{db}", "--bot-delay", "0", "--no-access-log"]
+        command = [sys.executable, *SERVE, "serve", "--port", str(port)]
+        command += ["--db", f"sqlite:///{db}", "--bot-delay", str(bot_delay), "--no-access-log"]
         command += ["--sockets-per-address", "10000"]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=SERVER_LOG)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -92,7 +98,9 @@ class socket_port:
         self.sock.close()
 
 
-def new_tables(db: Path, count: int, bots: str, length: str) -> list[dict[str, Any]]:
+def new_tables(
+    db: Path, count: int, bots: str, length: str, rated: bool = False
+) -> list[dict[str, Any]]:
     """Tables written straight into the database (past the per-address creation limit);
     the server restores them when it starts, as after a restart."""
     from riichi.game import commitment
@@ -101,7 +109,7 @@ def new_tables(db: Path, count: int, bots: str, length: str) -> list[dict[str, A
     from riichi.server.storage import NewTable
     from riichi.server.table import seat_specs
 
-    rules = find_ruleset("online").replace(length=Length(length))
+    rules = find_ruleset("classic" if rated else "online").replace(length=Length(length))
     store = Store(f"sqlite:///{db}")
     tables = []
     for i in range(count):
@@ -118,6 +126,8 @@ def new_tables(db: Path, count: int, bots: str, length: str) -> list[dict[str, A
                 seed_public=False,
                 seats=[{"kind": s.kind, "name": s.name, "token_hash": s.token_hash} for s in seats],
                 created=time.time(),
+                kind="rated" if rated else "private",
+                pool="standard" if rated else "untimed",
             )
         )
         tables.append({"id": f"bench{i:05d}", "tokens": tokens})
@@ -133,23 +143,32 @@ async def person(
     waits: list[float],
     rng: random.Random,
 ) -> None:
-    """Play one seat until time is up; record each action's wait for its ack."""
+    """Play one seat until time is up; record each action's wait for its ack (after the
+    first five seconds, while the server restores its tables and everyone connects)."""
+    warm = time.monotonic() + 5.0
     ws_url = url.replace("http", "ws") + f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
     async with websockets.connect(ws_url, max_size=None) as ws:
         version, state = -1, None
         pending: float | None = None
+        paused = None
         async for text in ws:
             message = json.loads(text)
             kind = message["type"]
             if kind in ("hello", "state", "update"):
                 version, state = message["version"], message["state"]
             elif kind == "ack" and pending is not None:
-                waits.append(time.perf_counter() - pending)
+                if time.monotonic() > warm:  # past the start-up, when every table loads
+                    waits.append(time.perf_counter() - pending)
                 pending = None
             elif kind == "error":
                 pending = None
-                await ws.send(json.dumps({"type": "sync"}))
+                if "result is showing" not in message["message"]:
+                    await ws.send(json.dumps({"type": "sync"}))
                 continue
+            clock = message.get("clock")
+            if clock and clock.get("pause_until") not in (None, paused):
+                paused = clock["pause_until"]
+                await ws.send(json.dumps({"type": "ready"}))  # seen the result: go on
             if time.monotonic() > until or (state is not None and state["over"]):
                 return
             if state is None:
@@ -173,11 +192,13 @@ async def spectator(url: str, table: dict[str, Any], until: float, seen: list[in
                 return
 
 
-async def run(args: argparse.Namespace) -> None:
+async def run(args: argparse.Namespace) -> list[float]:
     workdir = Path(tempfile.mkdtemp(prefix="riichi-bench-"))
-    tables = new_tables(workdir / "bench.db", args.tables, args.bots, "south")
+    rated = args.mode == "rated"
+    length = "east" if rated else "south"
+    tables = new_tables(workdir / "bench.db", args.tables, args.bots, length, rated)
     started = time.monotonic()
-    server = Server(workdir / "bench.db")
+    server = Server(workdir / "bench.db", 0.5 if rated else 0.0)
     print(f"server up in {time.monotonic() - started:.1f} s with {args.tables} live tables")
     try:
         rng = random.Random(args.seed)
@@ -186,7 +207,7 @@ async def run(args: argparse.Namespace) -> None:
         start_actions = server.stored_actions()
         start = time.monotonic()
         until = start + args.seconds
-        pace = None if args.mode == "throughput" else (1.0, 3.0)
+        pace = {"throughput": None, "latency": (1.0, 3.0), "rated": (0.5, 1.5)}[args.mode]
         jobs = [
             person(server.url, t, until, pace, waits, random.Random(rng.random())) for t in tables
         ]
@@ -215,11 +236,13 @@ async def run(args: argparse.Namespace) -> None:
     elif waits:
         verdict = "met" if p99 < GOALS["p99"] else "NOT met"
         print(f"  goal p99 < {GOALS['p99'] * 1000:.0f} ms: {verdict}")
+    return waits
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=["throughput", "latency"])
+    parser.add_argument("mode", choices=["throughput", "latency", "rated"])
+    parser.add_argument("--sweep", default="50,100,200,400", help="rated: numbers of tables")
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--spectators", type=int, default=None)
     parser.add_argument("--seconds", type=float, default=None)
@@ -228,9 +251,21 @@ def main() -> None:
     args = parser.parse_args()
     if args.spectators is None:
         args.spectators = 100 if args.mode == "latency" else 0
+    if args.mode == "rated":
+        args.spectators = 0
+        args.bots = "defensive"
     if args.seconds is None:
-        args.seconds = 60.0 if args.mode == "latency" else 30.0
-    asyncio.run(run(args))
+        args.seconds = {"latency": 60.0, "rated": 45.0}.get(args.mode, 30.0)
+    if args.mode != "rated":
+        asyncio.run(run(args))
+        return
+    best = 0
+    for count in (int(x) for x in args.sweep.split(",")):
+        args.tables = count
+        waits = sorted(asyncio.run(run(args)))
+        if waits and waits[min(len(waits) - 1, int(len(waits) * 0.99))] < GOALS["p99"]:
+            best = max(best, count)
+    print(f"largest number of rated tables with p99 under 100 ms: {best or 'none'}")
 
 
 if __name__ == "__main__":

@@ -171,7 +171,7 @@ def test_a_rated_table_on_a_fake_clock_through_a_timeout_and_a_reconnect(
         before = page.locator(river).count()
         clock.advance(26)  # past 5 s and the 20 s reserve: the clock discards for you
         page.wait_for_function(
-            f"() => document.querySelectorAll(\"{river}\").length > {before}", timeout=15_000
+            f'() => document.querySelectorAll("{river}").length > {before}', timeout=15_000
         )
         page.reload()  # reconnect: the session finds your seat again
         page.wait_for_selector("#my-hand .tile")

@@ -214,6 +214,17 @@ class ActionRow:
     timeout: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class ClockRow:
+    """A timed table's clock, changed without an action (a result pause ended)."""
+
+    table_id: str
+    clock: dict[str, Any]
+
+
+Write = ActionRow | ClockRow
+
+
 def migrate(engine: Engine) -> None:
     """Bring the database's schema to the newest version, in place."""
     config = Config()
@@ -282,12 +293,12 @@ class Store:
                     delete(queue_table).where(queue_table.c.account_id.in_([a for _, a in seated]))
                 )
 
-    def append_action(self, row: ActionRow) -> None:
+    def append_action(self, row: Write) -> None:
         """Commit one action (and the match's end, if it ends it) in one transaction."""
         with self.engine.begin() as conn:
             _write(conn, row)
 
-    def append_actions(self, rows: list[ActionRow]) -> list[Exception | None]:
+    def append_actions(self, rows: list[Write]) -> list[Exception | None]:
         """Commit many actions in one transaction; if that fails, each on its own.
 
         Returns, per row, None when it is stored or the error that refused it,
@@ -346,13 +357,6 @@ class Store:
             query = query.limit(limit)
         with self.engine.connect() as conn:
             return [_stored(row) for row in conn.execute(query).all()]
-
-    def set_clock(self, table_id: str, clock: dict[str, Any]) -> None:
-        """A timed table's clock changed without an action (a result pause ended)."""
-        with self.engine.begin() as conn:
-            conn.execute(
-                update(tables).where(tables.c.id == table_id).values(clock=json.dumps(clock))
-            )
 
     def count_tables(self, status: str | None = None) -> int:
         query = select(func.count()).select_from(tables)
@@ -484,7 +488,12 @@ class AccountStore:
             return [(r.table_id, r.seat, r.kind) for r in conn.execute(query).all()]
 
 
-def _write(conn: Connection, row: ActionRow) -> None:
+def _write(conn: Connection, row: Write) -> None:
+    if isinstance(row, ClockRow):
+        conn.execute(
+            update(tables).where(tables.c.id == row.table_id).values(clock=json.dumps(row.clock))
+        )
+        return
     try:
         conn.execute(
             insert(actions).values(
@@ -535,7 +544,7 @@ def _stored(row: Any) -> StoredTable:
     )
 
 
-_Pending = tuple[ActionRow, Callable[[Exception | None], None]]
+_Pending = tuple[Write, Callable[[Exception | None], None]]
 
 
 class Writer:
@@ -552,7 +561,7 @@ class Writer:
         self.groups = 0
         self.rows = 0
 
-    async def append(self, row: ActionRow) -> None:
+    async def append(self, row: Write) -> None:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
 

@@ -41,7 +41,7 @@ from riichi.platform import POLICIES, ClockPolicy, ClockState, Pool, clocks, tim
 from riichi.rules import RuleSet
 from riichi.server.clock import Clock
 from riichi.server.limits import Limits
-from riichi.server.storage import ActionRow, Store, StoredTable, Writer
+from riichi.server.storage import ActionRow, ClockRow, Store, StoredTable, Writer
 from riichi.server.views import seat_state, standings_of
 
 HUMAN = "human"
@@ -287,8 +287,9 @@ class LiveTable:
             elif seat is None:
                 command = await self._next_command()
             elif self.bot_delay > 0 and loop.time() < due:
+                # a bot moves long before any person's deadline: the queue alone will do
                 with contextlib.suppress(TimeoutError):
-                    command = await asyncio.wait_for(self._next_command(), due - loop.time())
+                    command = await asyncio.wait_for(self._queue.get(), due - loop.time())
             if command is None and seat is None:
                 continue  # the clock woke us: a deadline or the end of a result pause
             if command is None:
@@ -330,7 +331,7 @@ class LiveTable:
         now = self.clock.now()
         if clocks.resume_if_due(self.timer, now, self.people):
             self._start_clocks(now)
-            await asyncio.to_thread(self.store.set_clock, self.id, self.timer.to_dict())
+            await self.writer.append(ClockRow(self.id, self.timer.to_dict()))
             self._publish_clock()
             return True
         expired = self.timer.expired(now)
