@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
+
+from server_helpers import Postgres, postgres_bindir
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -18,3 +23,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = [item for item in items if "slow" not in item.keywords]
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    bindir = postgres_bindir()
+    if bindir is None:
+        pytest.skip("PostgreSQL is not installed (tools/system_deps.sh installs it)")
+    server = Postgres(bindir)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Every server test runs on the SQLite default and on a real PostgreSQL server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'riichi.db'}"
+    server: Postgres = request.getfixturevalue("postgres")
+    return server.new_database()

@@ -6,47 +6,23 @@ from __future__ import annotations
 import json
 import os
 import signal
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
 from riichi.game import Match
 from riichi.server import Store, create_app
 from server_helpers import (
-    Postgres,
     Seat,
     SyncSocket,
     choose,
     free_port,
     new_table,
-    postgres_bindir,
     start_server,
     two_people_and_a_watcher,
 )
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[Postgres]:
-    bindir = postgres_bindir()
-    if bindir is None:
-        pytest.skip("PostgreSQL is not installed (tools/system_deps.sh installs it)")
-    server = Postgres(bindir)
-    yield server
-    server.stop()
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """Every server test runs on the SQLite default and on a real PostgreSQL server."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'riichi.db'}"
-    server: Postgres = request.getfixturevalue("postgres")
-    return server.new_database()
 
 
 def test_a_person_plays_a_whole_match_against_three_bots(db: str) -> None:

@@ -32,8 +32,9 @@ def me(client: TestClient) -> dict[str, Any] | None:
     return account
 
 
-def test_register_sign_in_sign_out(tmp_path: Path) -> None:
-    with TestClient(app_on(tmp_path)) as client:
+def test_register_sign_in_sign_out(db: str) -> None:
+    """On SQLite and on PostgreSQL, as every storage path."""
+    with TestClient(create_app(db, clock=FakeClock())) as client:
         response = client.post("/api/register", json={"name": "Ann_1", "password": "correct horse"})
         assert response.status_code == 201
         cookie = response.headers["set-cookie"]

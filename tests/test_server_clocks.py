@@ -31,7 +31,7 @@ def until(check: Callable[[], Any], seconds: float = 10.0) -> Any:
     raise AssertionError("the server did not get there")
 
 
-def db(tmp_path: Path) -> str:
+def sqlite(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'clocks.db'}"
 
 
@@ -75,7 +75,7 @@ def stored_actions(url: str, table_id: str) -> list[tuple[int, str, bool]]:
 def test_a_turn_timeout_discards_the_drawn_tile_and_uses_up_the_reserve(tmp_path: Path) -> None:
     clock = FakeClock()
     start = clock.now()
-    with TestClient(create_app(db(tmp_path), clock=clock)) as client:
+    with TestClient(create_app(sqlite(tmp_path), clock=clock)) as client:
         table = timed_table(client)
         url = f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
         with client.websocket_connect(url) as ws:
@@ -97,13 +97,13 @@ def test_a_turn_timeout_discards_the_drawn_tile_and_uses_up_the_reserve(tmp_path
             assert seat.clock["reserves"][0] == 0
             mine = seat.clock["decisions"]["0"]
             assert mine["until"] - mine["base"] == 0 and mine["base"] - clock.now() <= 5
-    first = stored_actions(db(tmp_path), table["id"])[0]
+    first = stored_actions(sqlite(tmp_path), table["id"])[0]
     assert first[0] == 0 and f'"tile": {drawn}' in first[1] and first[2] is True
 
 
 def test_timeouts_play_a_whole_hand_then_the_result_pauses(tmp_path: Path) -> None:
     clock = FakeClock()
-    with TestClient(create_app(db(tmp_path), clock=clock)) as client:
+    with TestClient(create_app(sqlite(tmp_path), clock=clock)) as client:
         table = timed_table(client, "clock-2")
         url = f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
         with client.websocket_connect(url) as ws:
@@ -125,13 +125,13 @@ def test_timeouts_play_a_whole_hand_then_the_result_pauses(tmp_path: Path) -> No
             seat.send({"type": "ready"})  # the one person confirms: play goes on
             seat.read_until("clock")
             assert seat.clock["pause_until"] is None
-    timeouts = [a for a in stored_actions(db(tmp_path), table["id"]) if a[2]]
+    timeouts = [a for a in stored_actions(sqlite(tmp_path), table["id"]) if a[2]]
     assert len(timeouts) >= 10 and all(s == 0 for s, _, _ in timeouts)
 
 
 def test_clocks_run_on_while_nobody_is_connected(tmp_path: Path) -> None:
     clock = FakeClock()
-    with TestClient(create_app(db(tmp_path), clock=clock)) as client:
+    with TestClient(create_app(sqlite(tmp_path), clock=clock)) as client:
         table = timed_table(client, "clock-3")
         before = client.get(f"/api/tables/{table['id']}").json()["version"]
         clock.advance(26)
@@ -141,12 +141,12 @@ def test_clocks_run_on_while_nobody_is_connected(tmp_path: Path) -> None:
 def test_a_restarted_server_resumes_the_clock_and_applies_what_passed(tmp_path: Path) -> None:
     clock = FakeClock()
     start = clock.now()
-    with TestClient(create_app(db(tmp_path), clock=clock)) as client:
+    with TestClient(create_app(sqlite(tmp_path), clock=clock)) as client:
         table = timed_table(client, "clock-4")
         version = client.get(f"/api/tables/{table['id']}").json()["version"]
     url = f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
     clock.advance(10)  # the server is down for 10 s of the 25 the dealer has
-    app = create_app(db(tmp_path), clock=clock)
+    app = create_app(sqlite(tmp_path), clock=clock)
     with TestClient(app) as client, client.websocket_connect(url) as ws:
         seat = Timed(ws)
         assert seat.version == version
@@ -159,7 +159,7 @@ def test_a_restarted_server_resumes_the_clock_and_applies_what_passed(tmp_path: 
         seat.await_turn()
         version = seat.version
     clock.advance(100)  # down past the next deadline: it is applied on start-up
-    with TestClient(create_app(db(tmp_path), clock=clock)) as client:
+    with TestClient(create_app(sqlite(tmp_path), clock=clock)) as client:
         until(lambda: client.get(f"/api/tables/{table['id']}").json()["version"] > version)
 
 
@@ -172,9 +172,10 @@ def register(client: TestClient, name: str) -> str:
     return cookie
 
 
-def test_a_lone_player_gets_roster_computers_after_the_wait(tmp_path: Path) -> None:
+def test_a_lone_player_gets_roster_computers_after_the_wait(db: str) -> None:
+    """On SQLite and on PostgreSQL: the queue, the clock and the seats all stored."""
     clock = FakeClock()
-    with TestClient(create_app(db(tmp_path), clock=clock, fill_after=30)) as client:
+    with TestClient(create_app(db, clock=clock, fill_after=30)) as client:
         register(client, "Joe")
         queued = client.post("/api/queue", json={"pool": "standard"}).json()
         assert queued["mine"]["pool"] == "standard" and queued["pools"]["standard"]["waiting"] == 1
@@ -205,7 +206,7 @@ def test_a_lone_player_gets_roster_computers_after_the_wait(tmp_path: Path) -> N
 
 def test_four_waiting_players_sit_down_together_at_once(tmp_path: Path) -> None:
     clock = FakeClock()
-    with TestClient(create_app(db(tmp_path), clock=clock, fill_after=30)) as client:
+    with TestClient(create_app(sqlite(tmp_path), clock=clock, fill_after=30)) as client:
         cookies = [register(client, name) for name in ("Kay", "Lou", "Max", "Ned")]
         for cookie in cookies:
             client.cookies.set(COOKIE, cookie)
