@@ -128,6 +128,7 @@ def new_tables(
                 created=time.time(),
                 kind="rated" if rated else "private",
                 pool="standard" if rated else "untimed",
+                watchable=True,
             )
         )
         tables.append({"id": f"bench{i:05d}", "tokens": tokens})

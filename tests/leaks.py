@@ -130,6 +130,10 @@ class Truth:
             ]
             self.dealt.append(starts[0] if starts else None)
         self.events = [e.to_dict() for e in again.events]
+        # Spectators may stand at a hand's end with the next hand cut off: the version
+        # is then the index of the next hand's start_hand, and the hand is as it ended.
+        first = next(i for i, e in enumerate(self.events) if e["type"] == "start_hand")
+        self.cuts = {first: 0} | {d: k for k, d in enumerate(self.dealt) if d is not None}
 
     def _hidden(self, kyoku: Kyoku) -> dict[int | None, frozenset[int]]:
         """Per viewer, the tiles it cannot see in this hand as it stands."""
@@ -155,7 +159,10 @@ class Truth:
         extra = set(state) - STATE_KEYS
         if extra:
             problems.append(f"v{version}: state has unknown fields {sorted(extra)}")
-        hidden = self.hidden[self.step_of(version)][seat]
+        if version in self.cuts:
+            hidden = self.ended[self.cuts[version]][seat]
+        else:
+            hidden = self.hidden[self.step_of(version)][seat]
         red = set(state.get("red", ()))
         leaked = {t for t in tile_ids({k: v for k, v in state.items() if k != "red"})} & hidden
         if leaked:

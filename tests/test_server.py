@@ -56,10 +56,12 @@ def test_two_people_share_a_table_by_link_and_a_spectator_sees_no_hand(db: str) 
             rules="tenhou",
             length="east",
             seats=["human", "human", "efficiency", "defensive"],
+            watchable=True,
         )
         with two_people_and_a_watcher(client, table) as (east, south, watcher):
             assert (east.seat, south.seat, watcher.seat) == (0, 1, None)
-            assert watcher.state["hand"] is None
+            # a hand behind: nothing at all while the first hand is in play
+            assert watcher.state is None and watcher.version == 1
             for _ in range(12):
                 for person in (east, south):
                     if person.state["legal"]:
@@ -68,14 +70,14 @@ def test_two_people_share_a_table_by_link_and_a_spectator_sees_no_hand(db: str) 
                     person.send({"type": "sync"})
                     state = person.read_until("state")
                     person.state, person.version = state["state"], state["version"]
-            assert watcher.version == table_version(client, table["id"]) > 0
+            info = client.get(f"/api/tables/{table['id']}").json()
+            assert info["version"] > 1 and info["spectators"] == 1
+            assert east.version <= info["version"]
+            if watcher.state is not None:  # the first hand ended: the watcher sees it
+                assert watcher.state["hand"] is None
+                assert watcher.version < info["version"]
             assert all(e.get("to") is None for e in watcher.events)
             assert all(e.get("to") in (None, 1) for e in south.events)
-
-
-def table_version(client: Any, table_id: str) -> int:
-    version: int = client.get(f"/api/tables/{table_id}").json()["version"]
-    return version
 
 
 # Messages refused whatever the state; actions get the current version unless they name one.
@@ -100,7 +102,11 @@ REFUSALS = [
 def test_bad_messages_get_clear_errors_and_change_nothing(db: str) -> None:
     with TestClient(create_app(db)) as client:
         table = new_table(
-            client, rules="online", seed="refusals", seats=["human", "human", "random", "random"]
+            client,
+            rules="online",
+            seed="refusals",
+            seats=["human", "human", "random", "random"],
+            watchable=True,
         )
         with two_people_and_a_watcher(client, table) as (dealer, other, watcher):
             before = dealer.state

@@ -149,11 +149,12 @@ def test_a_seat_is_reached_by_its_account_and_refused_to_another(tmp_path: Path)
         with client.websocket_connect(url) as ws:
             refusal = json.loads(ws.receive_text())
             assert refusal["final"] and "belongs to another player" in refusal["message"]
-        # Ivy may take the friend's seat by its link, and watches otherwise
+        # Ivy may take the friend's seat by its link; this table is closed to spectators
         with client.websocket_connect(f"/ws/tables/{table['id']}?token={table['tokens'][1]}") as ws:
             assert Seat(ws).seat == 1
         with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
-            assert Seat(ws).seat is None
+            refusal = json.loads(ws.receive_text())
+            assert refusal["final"] and "not open to spectators" in refusal["message"]
         assert ann is not None
         mine = client.get("/api/me").json()["tables"]
         assert mine == []  # Ivy sits nowhere by account

@@ -20,6 +20,7 @@ from starlette.testclient import TestClient
 from leaks import Truth
 from riichi.cli import main
 from riichi.game import Match, verify_record
+from riichi.platform.spectating import Delay
 from riichi.rules import find_ruleset
 from riichi.server import Limits, Store, create_app
 from riichi.server.app import RedactTokens
@@ -53,7 +54,8 @@ def db_url(tmp_path: Path) -> str:
 
 def play_table(client: TestClient, table: dict[str, Any], watchers: int = 1) -> list[Recorder]:
     """Every seat by its link plus spectators, all connected for the whole match; each
-    seat plays its first choice whenever asked. Returns the seats, then the spectators."""
+    seat plays its first choice whenever asked. Returns the seats, then the spectators
+    (who trail the game and catch up at its end)."""
     base = f"/ws/tables/{table['id']}"
     urls = [f"{base}?token={t}" for t in table["tokens"] if t] + [base] * watchers
     sockets = [client.websocket_connect(url) for url in urls]
@@ -64,8 +66,10 @@ def play_table(client: TestClient, table: dict[str, Any], watchers: int = 1) -> 
             movers = [p for p in people if p.state["legal"]]
             assert movers, "nobody may act and the match is not over"
             ack = movers[0].act()
-            for viewer in viewers:
+            for viewer in people:
                 viewer.catch_up(ack["version"])
+        for viewer in viewers[len(people) :]:
+            viewer.catch_up(people[0].version)
     finally:
         for ws in reversed(sockets):
             ws.__exit__(None, None, None)
@@ -74,7 +78,9 @@ def play_table(client: TestClient, table: dict[str, Any], watchers: int = 1) -> 
 
 def test_nothing_sent_lets_a_seat_or_spectator_rebuild_an_unseen_tile(tmp_path: Path) -> None:
     with TestClient(create_app(db_url(tmp_path))) as client:
-        table = new_table(client, rules="online", length="east", seats=["human"] * 4)
+        table = new_table(
+            client, rules="online", length="east", seats=["human"] * 4, watchable=True
+        )
         assert table["seed"] is None and len(table["commitment"]) == 64
         lobby = client.get("/api/tables").text
         viewers = play_table(client, table)
@@ -94,7 +100,8 @@ def test_nothing_sent_lets_a_seat_or_spectator_rebuild_an_unseen_tile(tmp_path: 
                 events, first = message["events"], message["from"]
             else:
                 continue
-            problems += truth.check_state(message["state"], viewer.seat, message["version"])
+            if message["state"] is not None:  # a spectator before the first hand ends
+                problems += truth.check_state(message["state"], viewer.seat, message["version"])
             indices = [i for i in range(first, message["version"]) if _visible(truth, i, viewer)]
             assert len(indices) == len(events), "a viewer got more or fewer events than its own"
             for index, event in zip(indices, events, strict=True):
@@ -409,27 +416,38 @@ def test_bot_tables_share_the_loop(tmp_path: Path) -> None:
 def test_each_view_is_built_once_per_seat_however_many_watch(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
+    import riichi.server.spectators as spectators_module
     import riichi.server.table as table_module
 
     built: list[int | None] = []
     original = table_module.seat_state
 
-    def counting(match: Any, seat: int | None, players: Any) -> dict[str, Any]:
+    def counting(match: Any, seat: int | None, players: Any, kyoku: Any = None) -> dict[str, Any]:
         built.append(seat)
-        return original(match, seat, players)
+        return original(match, seat, players, kyoku)
 
     monkeypatch.setattr(table_module, "seat_state", counting)
-    with TestClient(create_app(db_url(tmp_path))) as client:
-        table = new_table(client, rules="online", seed="crowd", seats=["human"] * 4)
+    monkeypatch.setattr(spectators_module, "seat_state", counting)
+    # spectators one action behind, so the dealer's action moves their view too
+    app = create_app(db_url(tmp_path), spectator_delay=Delay("actions", 1))
+    with TestClient(app) as client:
+        table = new_table(
+            client, rules="online", seed="crowd", seats=["human"] * 4, watchable=True
+        )
         base = f"/ws/tables/{table['id']}"
-        watchers = [client.websocket_connect(base) for _ in range(30)]
+        watchers = [client.websocket_connect(base) for _ in range(24)]
         for ws in watchers:
             Seat(ws.__enter__())
-        with client.websocket_connect(f"{base}?token={table['tokens'][0]}") as ws:
-            dealer = Seat(ws)
-            built.clear()
-            dealer.act()
-        for ws in watchers:
+        seats = [client.websocket_connect(f"{base}?token={t}") for t in table["tokens"]]
+        people = [Seat(ws.__enter__()) for ws in seats]
+        built.clear()
+        for _ in range(2):
+            ack = next(p for p in people if p.state["legal"]).act()
+            for person in people:
+                while person.version < ack["version"]:
+                    person.read_until("update")
+        for ws in [*seats, *watchers]:
             ws.__exit__(None, None, None)
-    # one state for the 30 spectators and one for the dealer, not 31
-    assert sorted(built, key=str) == [0, None]
+    # per action one state per seat; the spectators' view moved once (two actions, one
+    # behind): one state for all 24 of them, not 24
+    assert sorted(built, key=str) == [0, 0, 1, 1, 2, 2, 3, 3, None]

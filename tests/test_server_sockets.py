@@ -139,7 +139,7 @@ def test_silent_and_trickling_connections_are_dropped(tmp_path: Path) -> None:
 
 
 def test_a_reader_that_never_reads_is_dropped_and_slows_nobody(running: Running) -> None:
-    table = new_table(running.url, rules="online", length="east", seed="slow")
+    table = new_table(running.url, rules="online", length="east", seed="slow", watchable=True)
     watcher = raw_socket(running.port, receive_buffer=2048)
     websocket_handshake(watcher, f"/ws/tables/{table['id']}")
     url = f"ws://127.0.0.1:{running.port}/ws/tables/{table['id']}?token={table['tokens'][0]}"
@@ -151,7 +151,7 @@ def test_a_reader_that_never_reads_is_dropped_and_slows_nobody(running: Running)
 
 
 def test_a_sync_flood_is_read_slowly_and_dropped(running: Running) -> None:
-    table = new_table(running.url, rules="online", length="east", seed="flood")
+    table = new_table(running.url, rules="online", length="east", seed="flood", watchable=True)
     flooder = raw_socket(running.port, receive_buffer=2048)
     websocket_handshake(flooder, f"/ws/tables/{table['id']}")
     flooder.sendall(b"".join(text_frame('{"type": "sync"}') for _ in range(3000)))
@@ -162,7 +162,7 @@ def test_a_sync_flood_is_read_slowly_and_dropped(running: Running) -> None:
 
 
 def test_oversized_requests_and_too_many_sockets_are_refused(running: Running) -> None:
-    table = new_table(running.url, rules="online")
+    table = new_table(running.url, rules="online", watchable=True)
     base = f"ws://127.0.0.1:{running.port}/ws/tables/{table['id']}"
     # an 8 KB URL gets an answer at once, not a hung handshake
     long = raw_socket(running.port)

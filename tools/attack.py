@@ -53,7 +53,8 @@ class Target:
         return None
 
     def table(self, **body: Any) -> dict[str, Any]:
-        response = self.http.post("/api/tables", json=body)
+        # the attacks watch their own tables: open them to spectators
+        response = self.http.post("/api/tables", json={"watchable": True, **body})
         response.raise_for_status()
         table: dict[str, Any] = response.json()
         return table

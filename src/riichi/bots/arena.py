@@ -15,6 +15,7 @@ from typing import Any
 from riichi.bots import make_bot
 from riichi.bots.play import play_match
 from riichi.game import Match
+from riichi.game.stats import seat_stats
 from riichi.rules import Length, find_ruleset
 
 
@@ -49,37 +50,12 @@ def play_task(task: Task) -> tuple[list[SeatResult], dict[str, Any] | None]:
 
 
 def _seat_results(match: Match, seating: Sequence[str]) -> list[SeatResult]:
-    n = match.rules.players
-    assert match.standings is not None
-    out = [
+    return [
         SeatResult(
-            seating[s],
-            match.standings[s].place,
-            match.standings[s].score,
-            len(match.results),
-            0,
-            0,
-            0,
-            0,
+            seating[x.seat], x.place, x.score, x.hands, x.wins, x.deal_ins, x.riichis, x.calls
         )
-        for s in range(n)
+        for x in seat_stats(match)
     ]
-    for result in match.results:
-        for winner, source, _ in result.wins:
-            out[winner].wins += 1
-            if source is not None:
-                out[source].deal_ins += 1
-    called: set[tuple[int, int]] = set()
-    hand = -1
-    for event in match.events:
-        if event.type == "start_hand":
-            hand += 1
-        elif event.type == "riichi":
-            out[event.data["seat"]].riichis += 1
-        elif event.type == "call" and (hand, event.data["seat"]) not in called:
-            called.add((hand, event.data["seat"]))
-            out[event.data["seat"]].calls += 1
-    return out
 
 
 def tasks(

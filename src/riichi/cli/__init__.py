@@ -9,6 +9,7 @@ from riichi.cli.arena import arena_command
 from riichi.cli.convert import convert_command
 from riichi.cli.hand import hand_command
 from riichi.cli.play import play_command
+from riichi.cli.ratings import ratings_command
 from riichi.cli.replay import replay_command
 from riichi.cli.score import score_command
 from riichi.cli.selfplay import selfplay_command
@@ -31,3 +32,4 @@ main.add_command(play_command)
 main.add_command(selfplay_command)
 main.add_command(serve_command)
 main.add_command(verify_command)
+main.add_command(ratings_command)

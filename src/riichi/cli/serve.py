@@ -10,8 +10,9 @@ import sys
 import click
 
 from riichi.cli.options import OptionError
+from riichi.platform.spectating import Delay, DelayError, parse_delay
 from riichi.server.limits import Limits
-from riichi.server.storage import DEFAULT_URL
+from riichi.server.storage import DEFAULT_URL, Store
 
 WS_MAX_BYTES = 64 * 1024  # a websocket frame; the app refuses messages over 4 KB itself
 MAX_CONNECTIONS = 20_000  # uvicorn answers 503 beyond this many connections and tasks
@@ -55,6 +56,14 @@ MAX_CONNECTIONS = 20_000  # uvicorn answers 503 beyond this many connections and
     type=click.IntRange(1, 1_000_000),
     help="New tables one address may create per minute.",
 )
+@click.option(
+    "--spectator-delay",
+    default="hand",
+    show_default=True,
+    callback=lambda ctx, param, value: _delay(value),
+    help="How far behind spectators watch: 'hand' (the previous hand, never the one in "
+    "play) or a number of actions.",
+)
 @click.option("--access-log/--no-access-log", default=True, help="Log every request.")
 def serve_command(
     host: str,
@@ -63,19 +72,16 @@ def serve_command(
     bot_delay: float,
     sockets_per_address: int,
     tables_per_minute: int,
+    spectator_delay: Delay,
     access_log: bool,
 ) -> None:
     """Serve the platform; live tables survive a restart on the same --db."""
     import uvicorn
 
-    from riichi.server import Store, create_app
+    from riichi.server import create_app
     from riichi.server.guard import GuardedHttp, GuardedWebSocket
 
-    try:
-        Store(db_url).close()  # a bad URL or an unreachable database: one line, no traceback
-    except Exception as exc:
-        click.echo(f"error: database {_shown(db_url)}: {_first_line(exc)}", err=True)
-        sys.exit(2)
+    open_store(db_url).close()  # a bad URL or an unreachable database: one line, no traceback
     try:
         listener = socket.create_server((host, port), reuse_port=False)
     except OSError as exc:
@@ -87,6 +93,7 @@ def serve_command(
         create_app(
             db_url,
             bot_delay=bot_delay,
+            spectator_delay=spectator_delay,
             limits=Limits(
                 sockets_per_address=sockets_per_address,
                 tables_per_address=f"{tables_per_minute} per minute",
@@ -108,10 +115,28 @@ def serve_command(
     uvicorn.Server(config).run(sockets=[listener])
 
 
+def _delay(text: str) -> Delay:
+    try:
+        return parse_delay(text)
+    except DelayError as exc:
+        raise OptionError("--spectator-delay", str(exc)) from None
+
+
 def _finite(value: float, option: str) -> float:
     if not math.isfinite(value):  # FloatRange lets NaN through
         raise OptionError(option, f"{value} is not a number of seconds")
     return value
+
+
+def open_store(db_url: str) -> Store:
+    """The database at ``db_url``, or a one-line error and exit 2."""
+    from riichi.server import Store
+
+    try:
+        return Store(db_url)
+    except Exception as exc:
+        click.echo(f"error: database {_shown(db_url)}: {_first_line(exc)}", err=True)
+        sys.exit(2)
 
 
 def _shown(url: str) -> str:

@@ -88,6 +88,7 @@ class Match:
         self.events: list[Event] = []
         self.actions: list[tuple[int, Action]] = []
         self.results: list[HandResult] = []
+        self.hand_ends: list[int] = []  # how many actions had been applied when each hand ended
         self.standings: list[Standing] | None = None
         # The seed stays out of every event: whoever knows it knows every wall.
         self.events.append(Event("start_match", {"rules": rules.name, "players": self.players}))
@@ -207,6 +208,7 @@ class Match:
         result = kyoku.result
         assert result is not None
         self.results.append(result)
+        self.hand_ends.append(len(self.actions))
         self.sticks = kyoku.sticks
         repeat = result.dealer_repeats
         self.honba = self.honba + 1 if repeat or result.kind != "win" else 0

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from riichi.game.actions import Action
+from riichi.game.kyoku import Kyoku
 from riichi.game.match import Match
 from riichi.rules import RuleSet
 
@@ -66,9 +67,10 @@ class Observation:
         }
 
 
-def observe(match: Match, seat: int | None) -> Observation:
-    """The observation of ``seat``, or of a spectator when ``seat`` is None."""
-    k = match.kyoku
+def observe(match: Match, seat: int | None, kyoku: Kyoku | None = None) -> Observation:
+    """The observation of ``seat``, or of a spectator when ``seat`` is None; of the hand
+    ``kyoku`` when given (a hand that has ended, as it stood at its end)."""
+    k = match.kyoku if kyoku is None else kyoku
     mine = k.seats[seat] if seat is not None else None
     legal = tuple(match.legal_actions().get(seat, ())) if seat is not None else ()
     return Observation(

@@ -36,6 +36,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from riichi.platform import AccountError
 from riichi.platform.matchmaking import FILL_AFTER
+from riichi.platform.spectating import HAND, Delay
 from riichi.rules import PRESETS
 from riichi.server.auth import COOKIE, SESSION_SECONDS, AuthError, Session
 from riichi.server.clock import Clock, SystemClock
@@ -119,12 +120,14 @@ def create_app(
     limits: Limits | None = None,
     bot_delay: float = 0.0,
     fill_after: float = FILL_AFTER,
+    spectator_delay: Delay = HAND,
 ) -> Starlette:
     """The whole web app on the database at ``db_url`` (SQLite file by default).
 
     ``clock`` is the time the server reads and waits on (the wall clock unless a
     test brings a ``FakeClock``); ``fill_after`` the seconds a rated player waits
-    before roster computers fill the table.
+    before roster computers fill the table; ``spectator_delay`` how far behind
+    the game spectators are.
     """
     from riichi.server.storage import Store
 
@@ -143,7 +146,7 @@ def create_app(
                 logger.addFilter(RedactTokens())
         store = await asyncio.to_thread(Store, db_url)
         holder["server"] = app.state.server = Server(
-            store, time_source, limits, bot_delay, fill_after
+            store, time_source, limits, bot_delay, fill_after, spectator_delay
         )
         await server().start()
         yield
@@ -307,6 +310,21 @@ def create_app(
         limit, offset = paging(request)
         return JSONResponse(await server().page("over", limit, offset))
 
+    async def watch_list(request: Request) -> Response:
+        limit, offset = paging(request)
+        return JSONResponse(await server().page("live", limit, offset, watchable=True))
+
+    async def leaderboard(request: Request) -> Response:
+        limit, offset = paging(request)
+        return JSONResponse(await server().leaderboard(limit, offset))
+
+    async def player(request: Request) -> Response:
+        limit, offset = paging(request)
+        key = request.path_params["key"]
+        if len(key) > 64:
+            raise NotFound("no such player")
+        return JSONResponse(await server().player(key, limit, offset))
+
     async def presets(request: Request) -> Response:
         return JSONResponse(
             [
@@ -373,6 +391,9 @@ def create_app(
         except ProtocolError as exc:
             await refuse(str(exc), CLOSE_REFUSED)
             return
+        if seat is None and not table.watchable:
+            await refuse(f"table {table_id} is not open to spectators", CLOSE_REFUSED)
+            return
         viewer = Viewer(seat, limits)
         if session is not None:
             viewer.account = session.account.id
@@ -437,6 +458,9 @@ def create_app(
         Route("/", page),
         Route("/table/{id}", page),
         Route("/replay/{id}", page),
+        Route("/watch", page),
+        Route("/leaderboard", page),
+        Route("/player/{key}", page),
         Route("/api/presets", presets),
         Route("/api/register", register, methods=["POST"]),
         Route("/api/signin", sign_in, methods=["POST"]),
@@ -449,6 +473,9 @@ def create_app(
         Route("/api/tables/{id}", table_info),
         Route("/api/games", list_games),
         Route("/api/games/{id}/{fmt}", game_file),
+        Route("/api/watch", watch_list),
+        Route("/api/leaderboard", leaderboard),
+        Route("/api/players/{key}", player),
         WebSocketRoute("/ws/tables/{id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

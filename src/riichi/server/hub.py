@@ -25,22 +25,25 @@ from riichi.formats.tenhou6 import write_tenhou6
 from riichi.game import Match, commitment
 from riichi.platform import POLICIES, ClockState, Pool, Waiting, seat_tables
 from riichi.platform.matchmaking import FILL_AFTER
+from riichi.platform.spectating import HAND, Delay
 from riichi.rules import Length, RuleSet, find_ruleset
 from riichi.server.auth import Auth
 from riichi.server.clock import Clock
 from riichi.server.limits import Limits, RateLimits
+from riichi.server.records import RecordStore
 from riichi.server.storage import Account, NewTable, Store, StoredTable, Writer
 from riichi.server.table import (
     HUMAN,
     LiveTable,
     ProtocolError,
     SeatSpec,
+    final_of,
     load_match,
     public_info,
     seat_specs,
     start_clocks,
 )
-from riichi.server.views import replay_frames, standings_of
+from riichi.server.views import replay_frames
 
 log = logging.getLogger(__name__)
 SEED_LENGTH = 64
@@ -86,8 +89,11 @@ class Server:
         limits: Limits | None = None,
         bot_delay: float = 0.0,
         fill_after: float = FILL_AFTER,
+        delay: Delay = HAND,
     ) -> None:
         self.store = store
+        self.records = RecordStore(store.engine)
+        self.delay = delay
         self.writer = Writer(store)
         self.clock = clock
         self.limits = limits or Limits()
@@ -155,8 +161,9 @@ class Server:
         if match.standings is not None and stored.status == "live":
             # the last action was stored but the end of the match was not (an older
             # version wrote them apart): finish it now
-            standings = standings_of(match) or []
-            await asyncio.to_thread(self.store.finish, table_id, self.clock.now(), standings)
+            final = final_of(match, seats, self.clock.now())
+            await asyncio.to_thread(self.store.finish, table_id, final)
+            stored = replace(stored, status="over", finished=final.finished)
             self.live -= 1
         table = self._register(stored, match, seats)
         return table
@@ -172,6 +179,7 @@ class Server:
             self.limits,
             self.bot_delay,
             on_idle=self._unload,
+            delay=self.delay,
         )
         self.tables[stored.id] = table
         table.start()
@@ -205,6 +213,7 @@ class Server:
             "switches",
             "kind",
             "clock",
+            "watchable",
         }
         if unknown:
             raise ProtocolError(f"unknown fields {excerpt(sorted(unknown))}")
@@ -226,6 +235,9 @@ class Server:
             raise ProtocolError("rated tables come from the queue: join it (POST /api/queue)")
         if kind not in ("practice", "private"):
             raise ProtocolError(f"kind is practice or private, got {excerpt(kind)}")
+        watchable = body.get("watchable", False)
+        if not isinstance(watchable, bool):
+            raise ProtocolError(f"watchable is true or false, got {excerpt(watchable)}")
         pool = body.get("clock", "untimed")
         if pool not in {p.value for p in Pool}:
             raise ProtocolError(f"clock is untimed, standard or relaxed, got {excerpt(pool)}")
@@ -268,6 +280,7 @@ class Server:
             created=self.clock.now(),
             kind=kind,
             pool=pool,
+            watchable=watchable,
         )
         return await self._open(new, rules, seats), tokens
 
@@ -387,18 +400,63 @@ class Server:
             return loaded.info()
         return stored_info(stored)
 
-    async def page(self, status: str, limit: int, offset: int) -> dict[str, Any]:
-        """One page of the live tables or finished games, newest first."""
-        rows, total = await asyncio.to_thread(self._page, status, limit, offset)
+    async def page(
+        self, status: str, limit: int, offset: int, watchable: bool = False
+    ) -> dict[str, Any]:
+        """One page of the live tables or finished games, newest first; only those open
+        to spectators when ``watchable``, with how many watch each."""
+        rows, total = await asyncio.to_thread(self._page, status, limit, offset, watchable)
+        items = []
+        for row in rows:
+            item = stored_info(row)
+            live = self.tables.get(row.id)
+            item["spectators"] = 0 if live is None else live.spectators
+            items.append(item)
+        return paged(items, total, limit, offset)
+
+    def _page(
+        self, status: str, limit: int, offset: int, watchable: bool
+    ) -> tuple[list[StoredTable], int]:
+        return (
+            self.store.list_tables(status, limit, offset, watchable),
+            self.store.count_tables(status, watchable),
+        )
+
+    # ----------------------------------------------------------- players
+
+    async def leaderboard(self, limit: int, offset: int) -> dict[str, Any]:
+        rows, total = await asyncio.to_thread(self.records.leaderboard, limit, offset)
+        return paged([r.to_dict() for r in rows], total, limit, offset)
+
+    async def player(self, key: str, limit: int, offset: int) -> dict[str, Any]:
+        """A player's page: rating and its history, figures (rated and all), games."""
+        name = await asyncio.to_thread(self._player_name, key)
+        if name is None:
+            raise NotFound("no such player")
+        rating, history, totals, (games, total) = await asyncio.gather(
+            asyncio.to_thread(self.records.rating, key),
+            asyncio.to_thread(self.records.history, key),
+            asyncio.to_thread(self.records.totals, key),
+            asyncio.to_thread(self.records.games, key, limit, offset),
+        )
         return {
-            "items": [stored_info(row) for row in rows],
-            "total": total,
-            "offset": offset,
-            "limit": limit,
+            "player": key,
+            "name": name,
+            "computer": key.startswith("computer:"),
+            "rating": rating,
+            "history": history,
+            "stats": {k: v.summary() for k, v in totals.items()},
+            "games": paged(games, total, limit, offset),
         }
 
-    def _page(self, status: str, limit: int, offset: int) -> tuple[list[StoredTable], int]:
-        return self.store.list_tables(status, limit, offset), self.store.count_tables(status)
+    def _player_name(self, key: str) -> str | None:
+        kind, _, rest = key.partition(":")
+        if kind == "account" and rest.isdigit():
+            return self.store.accounts.names([int(rest)]).get(int(rest))
+        if kind == "computer":
+            found = self.records.rating(key)
+            return None if found is None else str(found["name"])
+        return None
 
     # ----------------------------------------------------------- finished games
 
@@ -449,6 +507,10 @@ async def _keep_collections_short() -> None:
         else:
             gc.freeze()
         await asyncio.sleep(FREEZE_EVERY)
+
+
+def paged(items: list[Any], total: int, limit: int, offset: int) -> dict[str, Any]:
+    return {"items": items, "total": total, "offset": offset, "limit": limit}
 
 
 def _seat_dict(spec: SeatSpec) -> dict[str, Any]:

@@ -43,6 +43,7 @@ from sqlalchemy import (
     func,
     insert,
     inspect,
+    or_,
     select,
     update,
 )
@@ -50,6 +51,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from riichi.errors import RiichiError
+from riichi.platform.ratings import Rating, rate
 
 DEFAULT_URL = "sqlite:///riichi.db"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -76,6 +78,7 @@ tables = Table(
     Column("kind", String(16), nullable=False, default="private"),  # practice, private, rated
     Column("pool", String(16), nullable=False, default="untimed"),  # the clock
     Column("clock", Text),  # ClockState JSON, stored with each action of a timed table
+    Column("watchable", Boolean, nullable=False, default=False),  # open to spectators
 )
 
 actions = Table(
@@ -132,6 +135,58 @@ players = Table(
 )
 
 
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player", String(64), primary_key=True),  # account:<id> or computer:<kind>:<seat>
+    Column("name", String(64), nullable=False),
+    Column("computer", Boolean, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("shown", Integer, nullable=False),
+)
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),  # the order of application
+    Column("player", String(64), nullable=False),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False),
+    Column("finished", Float, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("shown", Integer, nullable=False),
+)
+
+STAT_COLUMNS = (
+    "hands",
+    "wins",
+    "deal_ins",
+    "riichis",
+    "calls",
+    "draws",
+    "tenpai_draws",
+    "win_points",
+    "deal_in_points",
+)
+
+game_stats = Table(
+    "game_stats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player", String(64), nullable=False),  # as in ratings, or guest
+    Column("rated", Boolean, nullable=False),
+    Column("finished", Float, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("points", Float, nullable=False),
+    *(Column(name, Integer, nullable=False) for name in STAT_COLUMNS),
+)
+
+
 class StorageError(RiichiError):
     """A write the log cannot take: a gap or a repeat in a table's sequence."""
 
@@ -153,6 +208,7 @@ class StoredTable:
     kind: str = "private"
     pool: str = "untimed"
     clock: dict[str, Any] | None = None
+    watchable: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +233,7 @@ class NewTable:
     kind: str = "private"
     pool: str = "untimed"
     clock: dict[str, Any] | None = None
+    watchable: bool = False
 
     def stored(self) -> StoredTable:
         """The row as the store will read it back."""
@@ -196,20 +253,39 @@ class NewTable:
             kind=self.kind,
             pool=self.pool,
             clock=self.clock,
+            watchable=self.watchable,
         )
 
 
 @dataclass(frozen=True, slots=True)
+class SeatFinal:
+    """One seat's figures at the end of a match, and who sat there."""
+
+    player: str  # account:<id>, computer:<kind>:<seat> or guest
+    name: str
+    stats: dict[str, Any]  # riichi.game.stats.SeatStats as a dict
+
+
+@dataclass(frozen=True, slots=True)
+class Final:
+    """How a match ended: stored with its last action, in the same transaction as the
+    ratings it changes."""
+
+    finished: float
+    standings: list[dict[str, Any]]
+    seats: list[SeatFinal]
+
+
+@dataclass(frozen=True, slots=True)
 class ActionRow:
-    """Action number ``seq`` of a table; ``standings`` when it ends the match; ``clock``
+    """Action number ``seq`` of a table; ``final`` when it ends the match; ``clock``
     the table's clock after it; ``timeout`` when the clock played it."""
 
     table_id: str
     seq: int
     seat: int
     action: dict[str, Any]
-    finished: float | None = None
-    standings: list[dict[str, Any]] | None = None
+    final: Final | None = None
     clock: dict[str, Any] | None = None
     timeout: bool = False
 
@@ -279,6 +355,7 @@ class Store:
                     kind=new.kind,
                     pool=new.pool,
                     clock=None if new.clock is None else json.dumps(new.clock),
+                    watchable=new.watchable,
                 )
             )
             seated = [
@@ -321,10 +398,10 @@ class Store:
                 results.append(exc)
         return results
 
-    def finish(self, table_id: str, finished: float, standings: list[dict[str, Any]]) -> None:
+    def finish(self, table_id: str, final: Final) -> None:
         """Mark a table over; for a log whose last action was stored without its end."""
         with self.engine.begin() as conn:
-            _finish(conn, table_id, finished, standings)
+            _finish(conn, table_id, final)
 
     def load_actions(self, table_id: str) -> list[tuple[int, dict[str, Any]]]:
         with self.engine.connect() as conn:
@@ -346,22 +423,24 @@ class Store:
         return None if row is None else _stored(row)
 
     def list_tables(
-        self, status: str | None = None, limit: int | None = None, offset: int = 0
+        self,
+        status: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        watchable: bool = False,
     ) -> list[StoredTable]:
-        """Tables newest first; ``limit`` and ``offset`` page through them."""
+        """Tables newest first; ``limit`` and ``offset`` page through them; only those
+        open to spectators when ``watchable``."""
         query = select(tables).order_by(tables.c.created.desc(), tables.c.id)
-        if status is not None:
-            query = query.where(tables.c.status == status)
+        query = query.where(*_filters(status, watchable))
         query = query.offset(offset)
         if limit is not None:
             query = query.limit(limit)
         with self.engine.connect() as conn:
             return [_stored(row) for row in conn.execute(query).all()]
 
-    def count_tables(self, status: str | None = None) -> int:
-        query = select(func.count()).select_from(tables)
-        if status is not None:
-            query = query.where(tables.c.status == status)
+    def count_tables(self, status: str | None = None, watchable: bool = False) -> int:
+        query = select(func.count()).select_from(tables).where(*_filters(status, watchable))
         with self.engine.connect() as conn:
             return int(conn.execute(query).scalar_one())
 
@@ -488,6 +567,15 @@ class AccountStore:
             return [(r.table_id, r.seat, r.kind) for r in conn.execute(query).all()]
 
 
+def _filters(status: str | None, watchable: bool) -> list[Any]:
+    out: list[Any] = []
+    if status is not None:
+        out.append(tables.c.status == status)
+    if watchable:
+        out.append(or_(tables.c.kind == "rated", tables.c.watchable))
+    return out
+
+
 def _write(conn: Connection, row: Write) -> None:
     if isinstance(row, ClockRow):
         conn.execute(
@@ -510,18 +598,82 @@ def _write(conn: Connection, row: Write) -> None:
         conn.execute(
             update(tables).where(tables.c.id == row.table_id).values(clock=json.dumps(row.clock))
         )
-    if row.standings is not None:
-        _finish(conn, row.table_id, row.finished or 0.0, row.standings)
+    if row.final is not None:
+        _finish(conn, row.table_id, row.final)
 
 
-def _finish(
-    conn: Connection, table_id: str, finished: float, standings: list[dict[str, Any]]
-) -> None:
-    conn.execute(
+def _finish(conn: Connection, table_id: str, final: Final) -> None:
+    """The end of a match: its standings, every seat's figures and, at a rated table,
+    the ratings; all or nothing, with the action that ended it."""
+    done = conn.execute(
         update(tables)
-        .where(tables.c.id == table_id)
-        .values(status="over", finished=finished, standings=json.dumps(standings))
+        .where(tables.c.id == table_id, tables.c.status == "live")
+        .values(status="over", finished=final.finished, standings=json.dumps(final.standings))
     )
+    if done.rowcount != 1:
+        raise StorageError(f"table {table_id}: not a live table, so it cannot finish")
+    kind = conn.execute(select(tables.c.kind).where(tables.c.id == table_id)).scalar_one()
+    rated = kind == "rated"
+    for seat, entry in enumerate(final.seats):
+        stats = entry.stats
+        conn.execute(
+            insert(game_stats).values(
+                table_id=table_id,
+                seat=seat,
+                player=entry.player,
+                rated=rated,
+                finished=final.finished,
+                place=stats["place"],
+                score=stats["score"],
+                points=stats["points"],
+                **{name: stats[name] for name in STAT_COLUMNS},
+            )
+        )
+    if rated:
+        rate_match(
+            conn,
+            table_id,
+            final.finished,
+            [(e.player, e.name, e.stats["place"]) for e in final.seats],
+        )
+
+
+def rate_match(
+    conn: Connection, table_id: str, finished: float, seats: list[tuple[str, str, int]]
+) -> None:
+    """Apply one rated match to its players' ratings and record each change."""
+    keys = [player for player, _, _ in seats]
+    if len(set(keys)) != len(keys):
+        raise StorageError(f"table {table_id}: one player in two seats of a rated match")
+    found = {
+        row.player: Rating(row.mu, row.sigma, row.games)
+        for row in conn.execute(select(ratings).where(ratings.c.player.in_(keys))).all()
+    }
+    after = rate([found.get(k, Rating()) for k in keys], [place for _, _, place in seats])
+    for (player, name, place), new in zip(seats, after, strict=True):
+        values = {
+            "name": name,
+            "computer": player.startswith("computer:"),
+            "mu": new.mu,
+            "sigma": new.sigma,
+            "games": new.games,
+            "shown": new.shown,
+        }
+        if player in found:
+            conn.execute(update(ratings).where(ratings.c.player == player).values(**values))
+        else:
+            conn.execute(insert(ratings).values(player=player, **values))
+        conn.execute(
+            insert(rating_history).values(
+                player=player,
+                table_id=table_id,
+                finished=finished,
+                place=place,
+                mu=new.mu,
+                sigma=new.sigma,
+                shown=new.shown,
+            )
+        )
 
 
 def _stored(row: Any) -> StoredTable:
@@ -541,6 +693,7 @@ def _stored(row: Any) -> StoredTable:
         kind=row.kind,
         pool=row.pool,
         clock=None if row.clock is None else json.loads(row.clock),
+        watchable=bool(row.watchable),
     )
 
 

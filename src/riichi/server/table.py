@@ -18,6 +18,10 @@ The contract:
   slow to read is disconnected and resyncs on its next connection.
 - Secrets stay here. The seed and the bots' seed never leave this object
   while the match is in play; viewers get the commitment to the seed.
+- Spectators (no seat) watch a delayed copy of the match (``spectators``):
+  never the hand in play, never a concealed hand, never a clock. They may
+  watch only tables open to them: rated ones, those their owner opened, and
+  any finished game. Every viewer is told how many spectators there are.
 """
 
 from __future__ import annotations
@@ -37,11 +41,22 @@ import orjson
 from riichi.bots import BOT_LABEL, Bot, make_bot
 from riichi.errors import RiichiError, excerpt
 from riichi.game import Action, IllegalActionError, Match, Phase, observe
+from riichi.game.stats import seat_stats
 from riichi.platform import POLICIES, ClockPolicy, ClockState, Pool, clocks, timeout_action
+from riichi.platform.spectating import HAND, Delay
 from riichi.rules import RuleSet
 from riichi.server.clock import Clock
 from riichi.server.limits import Limits
-from riichi.server.storage import ActionRow, ClockRow, Store, StoredTable, Writer
+from riichi.server.spectators import DelayedView
+from riichi.server.storage import (
+    ActionRow,
+    ClockRow,
+    Final,
+    SeatFinal,
+    Store,
+    StoredTable,
+    Writer,
+)
 from riichi.server.views import seat_state, standings_of
 
 HUMAN = "human"
@@ -192,6 +207,7 @@ class LiveTable:
         limits: Limits,
         bot_delay: float = 0.0,
         on_idle: Callable[[LiveTable], None] | None = None,
+        delay: Delay = HAND,
     ) -> None:
         self.id = stored.id
         self.stored = stored
@@ -204,6 +220,9 @@ class LiveTable:
         self.bot_delay = bot_delay
         self.on_idle = on_idle
         self.viewers: set[Viewer] = set()
+        self.delay = delay
+        self.view: DelayedView | None = None  # while anyone spectates
+        self.spectators = 0
         self.bots: dict[int, Bot] = {
             s: make_bot(spec.kind, f"{stored.bot_seed}/{s}")
             for s, spec in enumerate(seats)
@@ -350,9 +369,11 @@ class LiveTable:
         assert self.timer is not None and self.policy is not None
         start_clocks(self.policy, self.timer, self.match, set(self.bots), now)
 
-    def clock_view(self) -> dict[str, Any] | None:
-        """The clocks as every viewer may see them: server time, deadlines, reserves."""
-        if self.timer is None or self.policy is None:
+    def clock_view(self, seat: int | None) -> dict[str, Any] | None:
+        """The clocks as ``seat`` may see them: server time, reserves, the deadlines of
+        the seat to play and its own. Another seat's clock on a call would tell that it
+        can call; spectators, a hand behind, see no clock at all."""
+        if self.timer is None or self.policy is None or seat is None:
             return None
         return {
             "pool": self.policy.pool.value,
@@ -363,13 +384,22 @@ class LiveTable:
             "decisions": {
                 str(s): {"until": d.until, "base": d.base, "call": d.call}
                 for s, d in self.timer.decisions.items()
+                if s == seat or not d.call
             },
             "pause_until": self.timer.pause_until,
         }
 
     def _publish_clock(self) -> None:
-        text = to_json({"type": "clock", "version": self.version, "clock": self.clock_view()})
+        texts: dict[int, str] = {}
         for viewer in list(self.viewers):
+            if viewer.seat is None:
+                continue
+            text = texts.get(viewer.seat)
+            if text is None:
+                clock = self.clock_view(viewer.seat)
+                text = texts[viewer.seat] = to_json(
+                    {"type": "clock", "version": self.version, "clock": clock}
+                )
             viewer.put(text)
 
     async def _guarded(self, viewer: Viewer | None, work: Any) -> bool:
@@ -394,10 +424,17 @@ class LiveTable:
     async def _handle(self, command: _Command) -> None:
         viewer = command.viewer
         if command.kind == "join":
+            if viewer.seat is None and not self.watchable:
+                viewer.kick(f"table {self.id} is not open to spectators", CLOSE_REFUSED)
+                return
+            if viewer.seat is None:
+                self._count_spectators(+1)
             self.viewers.add(viewer)
             viewer.put(self.snapshot(viewer.seat, "hello"))
             return
         if command.kind == "leave":
+            if viewer in self.viewers and viewer.seat is None:
+                self._count_spectators(-1)
             self.viewers.discard(viewer)
             if not self.viewers and self.match.over and self.on_idle is not None:
                 self.on_idle(self)
@@ -466,7 +503,7 @@ class LiveTable:
         hands = len(self.match.results)
         now = self.clock.now()
         self.match.apply(seat, action)
-        standings = standings_of(self.match)
+        standings = self.match.standings
         clock = None
         if self.timer is not None and self.policy is not None:
             clocks.answered(self.timer, seat, now)
@@ -480,8 +517,7 @@ class LiveTable:
             seq,
             seat,
             action.to_dict(),
-            finished=None if standings is None else now,
-            standings=standings,
+            final=None if standings is None else final_of(self.match, self.seats, now),
             clock=clock,
             timeout=timeout,
         )
@@ -513,7 +549,22 @@ class LiveTable:
 
     def info(self) -> dict[str, Any]:
         """What anyone may know about the table, as of the last published version."""
-        return self._published
+        return {**self._published, "spectators": self.spectators}
+
+    @property
+    def watchable(self) -> bool:
+        """Open to spectators: a rated table, one its owner opened, any finished game."""
+        return self.stored.kind == "rated" or self.stored.watchable or self.match.over
+
+    def _count_spectators(self, change: int) -> None:
+        self.spectators += change
+        if self.spectators == 0:
+            self.view = None  # nobody watches: stop following
+        elif self.view is None:
+            self.view = DelayedView(self.match, self.delay)
+        text = to_json({"type": "spectators", "count": self.spectators})
+        for viewer in list(self.viewers):
+            viewer.put(text)
 
     def _info(self) -> dict[str, Any]:
         return {
@@ -527,6 +578,8 @@ class LiveTable:
     def snapshot(self, seat: int | None, kind: str) -> str:
         """A full resync: the seat's observation and every event it may see (built once
         per seat and version, however many viewers ask)."""
+        if seat is None:
+            return self._spectator_snapshot(kind)
         cached = self._snapshots.get((seat, kind))
         if cached is None or cached[0] != self.version:
             text = to_json(
@@ -540,19 +593,53 @@ class LiveTable:
                 }
             )
             cached = self._snapshots[(seat, kind)] = (self.version, text)
-        # the clocks move without a new version: they go on the cached text fresh
-        clock = orjson.dumps(self.clock_view()).decode()
-        return f'{cached[1][:-1]},"clock":{clock}}}'
+        # the clocks and the spectators change without a new version: added fresh
+        clock = orjson.dumps(self.clock_view(seat)).decode()
+        return f'{cached[1][:-1]},"clock":{clock},"spectators":{self.spectators}}}'
+
+    def _spectator_snapshot(self, kind: str) -> str:
+        view = self.view
+        assert view is not None, "a spectator joined without the delayed view"
+        cached = self._snapshots.get((None, kind))
+        if cached is None or cached[0] != view.version:
+            text = to_json(
+                {
+                    "type": kind,
+                    "table": self.info(),
+                    "seat": None,
+                    "version": view.version,
+                    "events": view.events(),
+                    "state": view.state([s.public() for s in self.seats]),
+                    "delay": str(self.delay),
+                    "clock": None,
+                }
+            )
+            cached = self._snapshots[(None, kind)] = (view.version, text)
+        return f'{cached[1][:-1]},"spectators":{self.spectators}}}'
 
     def _publish(self, before: int) -> None:
         self._published = self._info()
         new = self.match.events[before:]
         players = [s.public() for s in self.seats]
-        clock = self.clock_view()
         texts: dict[int | None, str] = {}
+        if self.view is not None:
+            shown = self.view.version
+            if self.view.advance(self.match):
+                texts[None] = to_json(
+                    {
+                        "type": "update",
+                        "from": shown,
+                        "version": self.view.version,
+                        "events": self.view.events(shown),
+                        "state": self.view.state(players),
+                        "clock": None,
+                    }
+                )
         for viewer in list(self.viewers):
             text = texts.get(viewer.seat)
             if text is None:
+                if viewer.seat is None:
+                    continue  # the spectators' view has not moved
                 text = texts[viewer.seat] = to_json(
                     {
                         "type": "update",
@@ -560,7 +647,7 @@ class LiveTable:
                         "version": self.version,
                         "events": [e.to_dict() for e in new if e.visible_to(viewer.seat)],
                         "state": seat_state(self.match, viewer.seat, players),
-                        "clock": clock,
+                        "clock": self.clock_view(viewer.seat),
                     }
                 )
             viewer.put(text)
@@ -600,6 +687,30 @@ def public_info(stored: StoredTable, seats: list[SeatSpec], rules: RuleSet) -> d
         "commitment": stored.commitment,
         "seed_chosen": stored.seed_public,
     }
+
+
+def player_key(spec: SeatSpec, seat: int) -> str:
+    """Who a seat's figures and rating belong to: an account, a roster computer (one
+    per kind and seat, so four computers at a table are four players), or a guest."""
+    if spec.account is not None:
+        return f"account:{spec.account}"
+    if spec.is_bot:
+        return f"computer:{spec.kind}:{seat + 1}"
+    return "guest"
+
+
+def final_of(match: Match, seats: list[SeatSpec], finished: float) -> Final:
+    """What is stored when ``match`` ends: its standings and every seat's figures."""
+    standings = standings_of(match)
+    assert standings is not None, "only a finished match has a final"
+    return Final(
+        finished,
+        standings,
+        [
+            SeatFinal(player_key(seats[s.seat], s.seat), seats[s.seat].name, s.to_dict())
+            for s in seat_stats(match)
+        ],
+    )
 
 
 def load_match(stored: StoredTable, store: Store) -> tuple[Match, list[SeatSpec]]:

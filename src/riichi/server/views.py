@@ -8,12 +8,19 @@ from dataclasses import asdict
 from typing import Any
 
 from riichi.game import Match, observe
+from riichi.game.kyoku import Kyoku
 from riichi.tiles import red_fives_set
 
 
-def seat_state(match: Match, seat: int | None, players: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The observation of ``seat`` (None: a spectator) and what every viewer may know."""
-    state = observe(match, seat).to_dict()
+def seat_state(
+    match: Match,
+    seat: int | None,
+    players: Sequence[dict[str, Any]],
+    kyoku: Kyoku | None = None,
+) -> dict[str, Any]:
+    """The observation of ``seat`` (None: a spectator) and what every viewer may know;
+    of the finished hand ``kyoku`` as it stood at its end, when given."""
+    state = observe(match, seat, kyoku).to_dict()
     state["players"] = list(players)
     state["red"] = sorted(red_fives_set(match.rules.red_fives))
     state["standings"] = standings_of(match)
