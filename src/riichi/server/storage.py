@@ -187,6 +187,9 @@ game_stats = Table(
 )
 
 
+GUEST = "guest"  # the player of a seat taken by link, without an account
+
+
 class StorageError(RiichiError):
     """A write the log cannot take: a gap or a repeat in a table's sequence."""
 
@@ -641,7 +644,11 @@ def _finish(conn: Connection, table_id: str, final: Final) -> None:
 def rate_match(
     conn: Connection, table_id: str, finished: float, seats: list[tuple[str, str, int]]
 ) -> None:
-    """Apply one rated match to its players' ratings and record each change."""
+    """Apply one rated match to its players' ratings and record each change (a guest,
+    who has no account, is rated as nobody)."""
+    seats = [seat for seat in seats if seat[0] != GUEST]
+    if len(seats) < 2:
+        return
     keys = [player for player, _, _ in seats]
     if len(set(keys)) != len(keys):
         raise StorageError(f"table {table_id}: one player in two seats of a rated match")

@@ -51,6 +51,7 @@ from riichi.server.spectators import DelayedView
 from riichi.server.storage import (
     ActionRow,
     ClockRow,
+    GUEST,
     Final,
     SeatFinal,
     Store,
@@ -696,7 +697,7 @@ def player_key(spec: SeatSpec, seat: int) -> str:
         return f"account:{spec.account}"
     if spec.is_bot:
         return f"computer:{spec.kind}:{seat + 1}"
-    return "guest"
+    return GUEST
 
 
 def final_of(match: Match, seats: list[SeatSpec], finished: float) -> Final:
