@@ -179,3 +179,72 @@ def test_a_rated_table_on_a_fake_clock_through_a_timeout_and_a_reconnect(
         assert not errors, errors
     finally:
         server.stop()
+
+
+def test_the_leaderboard_a_player_page_and_watching_a_table(
+    browser: Browser, tmp_path: Path
+) -> None:
+    from riichi.platform.spectating import Delay
+    from riichi.server import create_app
+    from server_helpers import Running
+    from test_ratings import Site
+
+    site = Site(tmp_path)  # rated games already played, as the server stores them
+    people = [site.account(name) for name in ("Uma", "Vic", "Wes")]
+    for round_ in range(6):
+        seating: list[int | None] = [*people, None]
+        site.play(seating[round_ % 4 :] + seating[: round_ % 4])
+    site.store.close()
+    app = create_app(site.url, spectator_delay=Delay("actions", 2))
+    server = Running(app)
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        csp = "Content Security"
+        page.on("console", lambda m: errors.append(m.text) if csp in m.text else None)
+        page.goto(server.url)
+        page.click("#nav-leaderboard")
+        page.wait_for_selector("#board-table tbody tr td a")
+        rows = page.locator("#board-table tbody tr")
+        # three people, and a roster computer for each seat the computer sat in
+        assert rows.count() == 7
+        assert page.locator("#board-table td.marks", has_text="computer").count() == 4
+        assert page.locator("#board-table td.marks", has_text="provisional").count() == 7
+        shot(page, "6-leaderboard")
+        page.click("#board-table a:text('Uma')")
+        page.wait_for_selector("#rating-plot polyline")
+        assert page.locator("#rating-plot circle").count() == 6  # one point per rated game
+        assert "6 rated games" in page.inner_text("#player-rating")
+        stats = page.inner_text("#player-stats")
+        assert "win rate" in stats and "deal-in rate" in stats
+        assert page.locator("#player-games li").count() == 6
+        shot(page, "7-player")
+        page.click("#player-games li a >> nth=0")
+        page.wait_for_selector("#frame-label")
+        # a live table open to spectators, its person in the second seat
+        import httpx
+
+        table = httpx.post(
+            f"{server.url}/api/tables",
+            json={
+                "rules": "online",
+                "seats": ["random", "human", "random", "random"],
+                "watchable": True,
+            },
+        ).json()
+        page.goto(f"{server.url}/watch")
+        page.wait_for_selector("#watch-list a")
+        page.click("#watch-list a")
+        page.wait_for_selector(".seat-area .hidden-hand .tile")
+        assert page.locator("#my-hand .tile").count() == 0
+        assert page.locator(".hidden-hand").count() == 4  # every hand concealed
+        assert "watching" in page.inner_text("#status")
+        player = browser.new_page()
+        player.goto(f"{server.url}/table/{table['id']}#{table['tokens'][1]}")
+        player.wait_for_selector("#spectators:not([hidden])")
+        assert "1 watching" in player.inner_text("#spectators")
+        shot(page, "8-watching")
+        assert not errors, errors
+    finally:
+        server.stop()

@@ -73,9 +73,12 @@ class Site:
         self.store = Store(self.url)
         self.records = RecordStore(self.store.engine)
         self.tables = 0
+        self.names: dict[int, str] = {}
 
     def account(self, name: str) -> int:
-        return self.store.accounts.create_account(name, name.lower(), "x", 0.0).id
+        account = self.store.accounts.create_account(name, name.lower(), "x", 0.0)
+        self.names[account.id] = name
+        return account.id
 
     def play(self, accounts: list[int | None], kind: str = "rated", last: bool = True) -> str:
         """A one-hand match at a table of ``kind`` (None: a roster computer); every action
@@ -83,8 +86,10 @@ class Site:
         self.tables += 1
         table_id = f"t{self.tables:04d}"
         seats = [
-            SeatSpec("human", f"a{a}", None, a) if a is not None else SeatSpec("efficiency", "c")
-            for a in accounts
+            SeatSpec("human", self.names[a], None, a)
+            if a is not None
+            else SeatSpec("efficiency", f"efficiency {s + 1} (bot)")
+            for s, a in enumerate(accounts)
         ]
         bots = [make_bot("efficiency", f"{table_id}/{s}") for s in range(4)]
         match = play_match(Match(RULES, table_id, [s.name for s in seats]), bots)
@@ -189,9 +194,7 @@ def test_a_failed_rating_write_stores_nothing_and_the_retry_rates_once(
             .where(storage_module.tables.c.id == table)
             .values(status="live", finished=None, standings=None)
         )
-    row = ActionRow(
-        table, seq, last_seat, last_action.to_dict(), final_of(match, seats, 99.0)
-    )
+    row = ActionRow(table, seq, last_seat, last_action.to_dict(), final_of(match, seats, 99.0))
 
     def broken(*args: Any) -> None:
         raise RuntimeError("the disk is gone")
@@ -356,11 +359,11 @@ def test_a_rated_game_through_the_server_moves_the_leaderboard_and_the_player_pa
         ).json()
         play_rated(client, clock, practice)
         page = until(
-            lambda: (p := client.get(f"/api/players/{zed['player']}").json())["stats"]["all"][
-                "games"
-            ]
-            == 2
-            and p
+            lambda: (
+                (p := client.get(f"/api/players/{zed['player']}").json())["stats"]["all"]["games"]
+                == 2
+                and p
+            )
         )
         assert page["stats"]["rated"]["games"] == 1 and page["rating"]["games"] == 1
         assert client.get("/api/leaderboard").json() == board

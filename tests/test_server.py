@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-from typing import Any
 
 import httpx
 from starlette.testclient import TestClient

@@ -431,9 +431,7 @@ def test_each_view_is_built_once_per_seat_however_many_watch(
     # spectators one action behind, so the dealer's action moves their view too
     app = create_app(db_url(tmp_path), spectator_delay=Delay("actions", 1))
     with TestClient(app) as client:
-        table = new_table(
-            client, rules="online", seed="crowd", seats=["human"] * 4, watchable=True
-        )
+        table = new_table(client, rules="online", seed="crowd", seats=["human"] * 4, watchable=True)
         base = f"/ws/tables/{table['id']}"
         watchers = [client.websocket_connect(base) for _ in range(24)]
         for ws in watchers:

@@ -49,9 +49,9 @@ from riichi.server.clock import Clock
 from riichi.server.limits import Limits
 from riichi.server.spectators import DelayedView
 from riichi.server.storage import (
+    GUEST,
     ActionRow,
     ClockRow,
-    GUEST,
     Final,
     SeatFinal,
     Store,

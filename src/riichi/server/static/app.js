@@ -74,7 +74,11 @@ function renderAccount() {
   const box = $("#account");
   box.replaceChildren();
   if (ME && ME.account) {
-    box.appendChild(el("span", null, `signed in as ${ME.account.name}`));
+    box.appendChild(el("span", null, "signed in as "));
+    const page = el("a", null, ME.account.name);
+    page.href = `/player/account:${ME.account.id}`;
+    page.id = "my-page";
+    box.appendChild(page);
     const out = el("button", null, "Sign out");
     out.id = "sign-out";
     out.addEventListener("click", async () => {
@@ -222,6 +226,7 @@ async function showLobby() {
       kind, rules: p.name, length: form.get("length"), seats,
       names: [form.get("name") || ""],
       clock: kind === "practice" ? "untimed" : form.get("clock"),
+      watchable: form.get("watchable") === "on",
     };
     if (form.get("seed")) body.seed = form.get("seed");
     if (form.get("switches")) {
@@ -281,8 +286,9 @@ async function showLobby() {
 
 // ------------------------------------------------------------------ table drawing
 
-// Draws one state. `view` is the seat at the bottom; `open` gives every hand (replays).
-function drawTable(state, view, open) {
+// Draws one state. `view` is the seat at the bottom; `open` gives every hand (replays);
+// a spectator sees every hand's back, the bottom one too.
+function drawTable(state, view, open, spectating = false) {
   RED = new Set(state.red);
   const n = state.players.length;
   $("#board").dataset.players = n;
@@ -319,7 +325,7 @@ function drawTable(state, view, open) {
       for (const t of state.hands[s]) hand.appendChild(tileEl(t, "small"));
       if (state.drawns[s] !== null) hand.appendChild(tileEl(state.drawns[s], "small drawn"));
       area.appendChild(hand);
-    } else if (s !== view) {
+    } else if (s !== view || spectating) {
       const hand = el("div", "hand small-hand hidden-hand");
       for (let i = 0; i < state.hand_sizes[s]; i++) hand.appendChild(tileEl(null, "small"));
       area.appendChild(hand);
@@ -478,6 +484,7 @@ function playTable(tableId, token) {
   let riichiMode = false;
   let timed = false;  // on a clock: the result pauses play until everyone is ready
   let sent = false;  // an action is on its way: nothing is clickable until its ack or error
+  let delay = "";  // how far behind a spectator watches
   $("#result-ok").addEventListener("click", () => { if (timed && seat !== null && ws) send({ type: "ready" }); });
 
   const send = (msg) => ws.send(JSON.stringify(msg));
@@ -490,13 +497,20 @@ function playTable(tableId, token) {
   };
 
   function render() {
+    if (seat === null && !state) {
+      // a spectator before the first hand has ended: nothing may be shown yet
+      document.querySelectorAll(".seat-area").forEach((a) => { a.replaceChildren(); a.hidden = true; });
+      $("#center").replaceChildren(el("div", "waiting-note", "The first hand is in play. Spectators watch a hand behind: it appears here once it is over."));
+      setStatus("watching");
+      return;
+    }
     if (!state) return;
-    drawTable(state, seat === null ? 0 : seat, false);
+    drawTable(state, seat === null ? 0 : seat, false, seat === null);
     const hand = $("#my-hand");
     hand.replaceChildren();
     const actions = $("#actions");
     actions.replaceChildren();
-    if (seat === null) { setStatus("watching"); return; }
+    if (seat === null) { setStatus(state.over ? "the match is over" : `watching ${delay}`); return; }
     const legal = sent ? [] : state.legal;
     const discards = new Set(legal.filter((a) => a.type === "discard").map((a) => a.tile));
     const riichis = new Set(legal.filter((a) => a.type === "riichi").map((a) => a.tile));
@@ -541,16 +555,19 @@ function playTable(tableId, token) {
       version = msg.version;
       state = msg.state;
       timed = Boolean(msg.clock);
+      delay = msg.delay || "";
+      showSpectators(msg.spectators);
       render();
       setClock(msg.clock);
       return;
     }
     if (msg.type === "clock") { setClock(msg.clock); return; }
+    if (msg.type === "spectators") { showSpectators(msg.count); return; }
     if (msg.type === "update") {
       if (msg.from !== version) { send({ type: "sync" }); return; }  // missed versions
       version = msg.version;
       state = msg.state;
-      showResult(msg.events, state.players);
+      if (state) showResult(msg.events, state.players);
       render();
       setClock(msg.clock);
       return;
@@ -584,6 +601,201 @@ function playTable(tableId, token) {
     });
   }
   connect();
+}
+
+function showSpectators(count) {
+  const node = $("#spectators");
+  node.hidden = !count;
+  node.textContent = count ? `${count} watching` : "";
+}
+
+// ------------------------------------------------------------------ watching, ratings, players
+
+function pager(box, page, go) {
+  box.replaceChildren();
+  const from = page.total ? page.offset + 1 : 0;
+  const to = page.offset + page.items.length;
+  if (page.offset > 0) {
+    const prev = el("button", null, "« previous");
+    prev.addEventListener("click", () => go(Math.max(0, page.offset - page.limit)));
+    box.appendChild(prev);
+  }
+  box.appendChild(el("span", "muted", ` ${from}-${to} of ${page.total} `));
+  if (to < page.total) {
+    const next = el("button", null, "next »");
+    next.addEventListener("click", () => go(page.offset + page.limit));
+    box.appendChild(next);
+  }
+}
+
+const PAGE = 25;
+
+async function getJSON(url) {
+  const res = await fetch(url);
+  const data = await res.json();
+  if (!res.ok) throw new Error(data.error || res.statusText);
+  return data;
+}
+
+async function showWatch(offset = 0) {
+  $("#watch").hidden = false;
+  const page = await getJSON(`/api/watch?limit=${PAGE}&offset=${offset}`);
+  const list = $("#watch-list");
+  list.replaceChildren();
+  for (const t of page.items) {
+    const li = el("li");
+    const a = el("a", null, `${t.kind} · ${t.rules} ${t.length}: ${t.seats.map((s) => s.name).join(", ")}`);
+    a.href = `/table/${t.id}`;
+    li.appendChild(a);
+    li.appendChild(el("span", "muted", ` ${t.spectators} watching`));
+    list.appendChild(li);
+  }
+  if (!page.items.length) list.appendChild(el("li", "muted", "no live table is open to spectators now"));
+  pager($("#watch-pager"), page, showWatch);
+}
+
+function placeText(value) { return value === null || value === undefined ? "-" : value.toFixed(2); }
+
+function playerLink(key, name) {
+  const a = el("a", null, name);
+  a.href = `/player/${encodeURIComponent(key)}`;
+  return a;
+}
+
+async function showLeaderboard(offset = 0) {
+  $("#leaderboard").hidden = false;
+  const page = await getJSON(`/api/leaderboard?limit=${PAGE}&offset=${offset}`);
+  const body = $("#board-table tbody");
+  body.replaceChildren();
+  for (const row of page.items) {
+    const tr = el("tr", row.provisional ? "provisional" : "");
+    tr.appendChild(el("td", null, String(row.rank)));
+    const who = el("td");
+    who.appendChild(playerLink(row.player, row.name));
+    tr.appendChild(who);
+    tr.appendChild(el("td", "rating", String(row.rating)));
+    tr.appendChild(el("td", null, String(row.games)));
+    tr.appendChild(el("td", null, placeText(row.average_place)));
+    const marks = [];
+    if (row.computer) marks.push("computer");
+    if (row.provisional) marks.push("provisional");
+    tr.appendChild(el("td", "muted marks", marks.join(", ")));
+    body.appendChild(tr);
+  }
+  if (!page.items.length) {
+    const tr = el("tr");
+    const td = el("td", "muted", "nobody has finished a rated game yet");
+    td.colSpan = 6;
+    tr.appendChild(td);
+    body.appendChild(tr);
+  }
+  pager($("#board-pager"), page, showLeaderboard);
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+function plotHistory(svg, history) {
+  svg.replaceChildren();
+  if (!history.length) {
+    svg.appendChild(svgEl("text", { x: 300, y: 100, "text-anchor": "middle", class: "plot-empty" }))
+      .textContent = "no rated games yet";
+    return;
+  }
+  const values = history.map((h) => h.rating);
+  let low = Math.min(...values), high = Math.max(...values);
+  if (high - low < 50) { low -= 25; high += 25; }
+  const w = 600, h = 200, pad = 36;
+  const x = (i) => pad + (history.length === 1 ? (w - 2 * pad) / 2 : (i * (w - 2 * pad)) / (history.length - 1));
+  const y = (v) => h - pad / 2 - ((v - low) * (h - pad)) / (high - low);
+  svg.appendChild(svgEl("line", { x1: pad, y1: h - pad / 2, x2: w - pad, y2: h - pad / 2, class: "axis" }));
+  for (const v of [low, high]) {
+    const label = svgEl("text", { x: 2, y: y(v) + 4, class: "plot-label" });
+    label.textContent = String(Math.round(v));
+    svg.appendChild(label);
+  }
+  svg.appendChild(svgEl("polyline", {
+    points: history.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" "),
+    class: "plot-line", fill: "none",
+  }));
+  history.forEach((p, i) => {
+    const dot = svgEl("circle", { cx: x(i), cy: y(p.rating), r: 3, class: `plot-dot place-${p.place}` });
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = `game ${i + 1}: place ${p.place}, rating ${p.rating}`;
+    dot.appendChild(title);
+    svg.appendChild(dot);
+  });
+}
+
+function percent(v) { return v === null || v === undefined ? "-" : `${(100 * v).toFixed(1)}%`; }
+function points(v) { return v === null || v === undefined ? "-" : String(Math.round(v)); }
+
+function statsTable(table, stats) {
+  table.replaceChildren();
+  const head = el("tr");
+  for (const h of ["", "rated games", "all games"]) head.appendChild(el("th", null, h));
+  table.appendChild(head);
+  const placeRow = (s) => {
+    const parts = [1, 2, 3, 4].map((p) => `${s.places[String(p)] || 0}`);
+    return parts.join(" / ");
+  };
+  const rows = [
+    ["games", (s) => String(s.games)],
+    ["places 1st / 2nd / 3rd / 4th", placeRow],
+    ["average place", (s) => placeText(s.average_place)],
+    ["hands", (s) => String(s.hands)],
+    ["win rate", (s) => percent(s.win_rate)],
+    ["deal-in rate", (s) => percent(s.deal_in_rate)],
+    ["riichi rate", (s) => percent(s.riichi_rate)],
+    ["call rate", (s) => percent(s.call_rate)],
+    ["tenpai at an exhaustive draw", (s) => percent(s.tenpai_at_draw)],
+    ["average win", (s) => points(s.average_win)],
+    ["average deal-in", (s) => points(s.average_deal_in)],
+  ];
+  for (const [label, f] of rows) {
+    const tr = el("tr");
+    tr.appendChild(el("th", null, label));
+    tr.appendChild(el("td", null, f(stats.rated)));
+    tr.appendChild(el("td", null, f(stats.all)));
+    table.appendChild(tr);
+  }
+}
+
+async function showPlayer(key, offset = 0) {
+  $("#player").hidden = false;
+  let data;
+  try { data = await getJSON(`/api/players/${encodeURIComponent(key)}?limit=${PAGE}&offset=${offset}`); } catch (err) {
+    setStatus(err.message);
+    return;
+  }
+  $("#player-name").textContent = data.name + (data.computer ? " (computer)" : "");
+  const r = data.rating;
+  $("#player-rating").textContent = r
+    ? `rating ${r.rating} after ${r.games} rated games${r.provisional ? " (provisional)" : ""}`
+    : "no rated games yet";
+  plotHistory($("#rating-plot"), data.history);
+  statsTable($("#player-stats"), data.stats);
+  const list = $("#player-games");
+  list.replaceChildren();
+  for (const g of data.games.items) {
+    const li = el("li");
+    const when = new Date(g.finished * 1000).toLocaleString();
+    const a = el("a", null, `${when}: ${g.kind}, place ${g.place}, ${g.score}`);
+    a.href = `/replay/${g.table}`;
+    li.appendChild(a);
+    for (const [fmt, label] of [["tenhou6", "tenhou.net/6"], ["record", "record"]]) {
+      const d = el("a", "download", ` ${label}`);
+      d.href = `/api/games/${g.table}/${fmt}`;
+      li.appendChild(d);
+    }
+    list.appendChild(li);
+  }
+  if (!data.games.items.length) list.appendChild(el("li", "muted", "no finished games"));
+  pager($("#games-pager"), data.games, (o) => showPlayer(key, o));
 }
 
 // ------------------------------------------------------------------ replays
@@ -632,8 +844,11 @@ async function showReplay(gameId) {
 // ------------------------------------------------------------------ routing
 
 const path = location.pathname.split("/").filter(Boolean);
-if (path[0] === "table" || path[0] === "replay") loadMe();  // the account line
-if (path[0] === "table") {
+if (path.length) loadMe();  // the account line
+if (path[0] === "watch") showWatch();
+else if (path[0] === "leaderboard") showLeaderboard();
+else if (path[0] === "player") showPlayer(decodeURIComponent(path[1]));
+else if (path[0] === "table") {
   // the token after '#'; older links carried it as ?token=
   const token = location.hash.slice(1) || new URLSearchParams(location.search).get("token");
   playTable(path[1], token);
