@@ -4,19 +4,12 @@ from __future__ import annotations
 
 import click
 
-from riichi.cli.serve import open_store
+from riichi.cli.serve import db_option, open_store
 from riichi.server.records import RecordStore
-from riichi.server.storage import DEFAULT_URL
 
 
 @click.command("ratings")
-@click.option(
-    "--db",
-    "db_url",
-    default=DEFAULT_URL,
-    show_default=True,
-    help="The server's database (SQLAlchemy URL).",
-)
+@db_option
 @click.option(
     "--recompute",
     is_flag=True,
@@ -45,5 +38,7 @@ def ratings_command(db_url: str, recompute: bool, top: int) -> None:
         marks = " provisional" if row.provisional else ""  # computers are named as such
         place = "-" if row.average_place is None else f"{row.average_place:.2f}"
         click.echo(f"{row.rank:>4}  {row.rating:>6}  {row.games:>5}  {place:>9}  {row.name}{marks}")
+    if not rows:
+        click.echo("nobody has finished a rated game yet")
     if total > len(rows):
         click.echo(f"... {total - len(rows)} more")

@@ -18,6 +18,15 @@ WS_MAX_BYTES = 64 * 1024  # a websocket frame; the app refuses messages over 4 K
 MAX_CONNECTIONS = 20_000  # uvicorn answers 503 beyond this many connections and tasks
 
 
+db_option = click.option(
+    "--db",
+    "db_url",
+    default=DEFAULT_URL,
+    show_default=True,
+    help="SQLAlchemy URL: a SQLite file, or postgresql+psycopg://user:pass@host/db",
+)
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
@@ -27,13 +36,7 @@ MAX_CONNECTIONS = 20_000  # uvicorn answers 503 beyond this many connections and
     type=click.IntRange(0, 65535),
     help="Port to listen on.",
 )
-@click.option(
-    "--db",
-    "db_url",
-    default=DEFAULT_URL,
-    show_default=True,
-    help="SQLAlchemy URL: a SQLite file, or postgresql+psycopg://user:pass@host/db",
-)
+@db_option
 @click.option(
     "--bot-delay",
     default=0.5,
