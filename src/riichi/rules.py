@@ -98,6 +98,12 @@ class RuleSet:
     # halves away from zero, and the top takes what makes the total zero
     round_final_points: bool = False
     table_points: tuple[int, ...] = (4, 2, 1, 0)  # tournament table points by place
+    # -- chips at a table with a bet (002); percentages of the bet, site settings
+    # winner takes all, single hand: the discarder of the winning tile pays this much
+    # extra, and the other losers that much less between them
+    feeding_penalty: int = 50
+    # house rules: last pays first, third pays second (three players: last pays first)
+    placement_bonus: tuple[int, ...] = (20, 10)
     # -- tiles and yaku
     red_fives: int = 3  # 0, 3 or 4 (the fourth is a second red 5p)
     kuitan: bool = True  # open tanyao
@@ -256,6 +262,14 @@ def _validate(r: RuleSet) -> None:
         problems.append(f"uma needs {r.players} values, got {len(r.uma)}")
     if len(r.table_points) != r.players:
         problems.append(f"table_points needs {r.players} values, got {len(r.table_points)}")
+    if r.feeding_penalty < 0:
+        problems.append("feeding_penalty must not be negative")
+    bonus = r.placement_bonus
+    if len(bonus) != 2 or min(bonus) < 0 or bonus[1] > bonus[0]:
+        problems.append(
+            "placement_bonus is two percentages, last to first then third to second, "
+            "the second no larger"
+        )
     if r.kita and r.players != 3:
         problems.append("kita (setting North aside) is a three-player rule")
     if r.length not in r.lengths:

@@ -321,8 +321,23 @@ class Match:
             return float(rules.table_points[place])
         if rules.settlement is Settlement.WINNER_TAKES_ALL:
             return float(rules.players if place == 0 else 0)
-        if rules.settlement is Settlement.HOUSE:
+        if rules.settlement is Settlement.HOUSE:  # in bets: the share of the pot, the bonus
             total = sum(max(0, s) for s in self.scores) or 1
-            return round(max(0, score) / total * rules.players + rules.uma[place] / 1000, 3)
+            return round(max(0, score) / total * rules.players + house_bonus(rules, place), 3)
         oka = rules.oka_points if place == 0 else 0
         return round((score - rules.return_points + oka) / 1000 + rules.uma[place] / 1000, 1)
+
+
+def house_bonus(rules: RuleSet, place: int) -> float:
+    """The placement bonus of house rules for ``place`` (0 = first), in bets: last pays
+    first, and with four players third pays second."""
+    last = rules.players - 1
+    pairs = [(0, last, rules.placement_bonus[0])]
+    if rules.players == 4:
+        pairs.append((1, 2, rules.placement_bonus[1]))
+    for gets, pays, percent in pairs:
+        if place == gets:
+            return percent / 100
+        if place == pays:
+            return -percent / 100
+    return 0.0

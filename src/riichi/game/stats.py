@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from riichi.game.match import Match
+from riichi.tiles import EAST
 
 
 @dataclass(slots=True)
@@ -61,6 +62,24 @@ def seat_stats(match: Match) -> list[SeatStats]:
         elif event.type == "call" and (hand, event.data["seat"]) not in called:
             called.add((hand, event.data["seat"]))
             out[event.data["seat"]].calls += 1
+    return out
+
+
+WINDS = "ESWN"
+
+
+def hand_changes(match: Match) -> list[dict[str, Any]]:
+    """Hand by hand, what each seat gained or lost (``deltas``): ``label`` names the
+    hand by round wind, dealer and honba (``E1-0``), ``kind`` how it ended."""
+    out: list[dict[str, Any]] = []
+    label = ""
+    for event in match.events:
+        if event.type == "start_hand":
+            data = event.data
+            label = f"{WINDS[data['round_wind'] - EAST]}{data['dealer'] + 1}-{data['honba']}"
+        elif event.type == "end_hand":
+            data = event.data
+            out.append({"label": label, "kind": data["kind"], "deltas": list(data["deltas"])})
     return out
 
 

@@ -34,13 +34,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from riichi.errors import excerpt
 from riichi.platform import AccountError
+from riichi.platform.chips import account_ledger
 from riichi.platform.matchmaking import FILL_AFTER
 from riichi.platform.spectating import HAND, Delay
 from riichi.rules import PRESETS
 from riichi.server.auth import COOKIE, SESSION_SECONDS, AuthError, Session
 from riichi.server.clock import Clock, SystemClock
-from riichi.server.hub import Busy, NotFound, Server
+from riichi.server.hub import Busy, Server, paged
 from riichi.server.limits import LimitError, Limits, Pace, parse_json
 from riichi.server.storage import DEFAULT_URL, Account
 from riichi.server.table import (
@@ -50,6 +52,7 @@ from riichi.server.table import (
     CLOSE_TOO_SLOW,
     CLOSE_UNSUPPORTED,
     LiveTable,
+    NotFound,
     ProtocolError,
     Viewer,
 )
@@ -325,6 +328,53 @@ def create_app(
             raise NotFound("no such player")
         return JSONResponse(await server().player(key, limit, offset))
 
+    async def chips(request: Request) -> Response:
+        """The signed-in account's chips and its movements, newest first."""
+        session = await signed_in(request)
+        limit, offset = paging(request)
+        hub = server()
+        who = account_ledger(session.account.id)
+        balance = await asyncio.to_thread(hub.chips.balance, who)
+        items, total = await asyncio.to_thread(hub.chips.statement, who, limit, offset)
+        return JSONResponse({"balance": balance, "statement": paged(items, total, limit, offset)})
+
+    async def daily(request: Request) -> Response:
+        hub = server()
+        if request.method == "POST":
+            await read_json(request)
+            player = await signed_in(request)
+            return JSONResponse(await hub.daily.play(player.account), status_code=201)
+        session = await session_of(request)
+        day = request.query_params.get("day")
+        return JSONResponse(await hub.daily.view(day, session.account if session else None))
+
+    async def tournaments(request: Request) -> Response:
+        desk = server().tournaments
+        if request.method == "POST":
+            body = await read_json(request)
+            session = await signed_in(request)
+            return JSONResponse(await desk.create(session.account, body), status_code=201)
+        limit, offset = paging(request)
+        items, total = await desk.page(limit, offset)
+        return JSONResponse(paged(items, total, limit, offset))
+
+    async def tournament(request: Request) -> Response:
+        return JSONResponse(await server().tournaments.view(request.path_params["id"]))
+
+    async def tournament_action(request: Request) -> Response:
+        body = await read_json(request)
+        session = await signed_in(request)
+        desk, tid = server().tournaments, request.path_params["id"]
+        action = request.path_params["action"]
+        if action == "register":
+            return JSONResponse(await desk.register(session.account, tid))
+        if action == "computers":
+            count = body.get("count") if isinstance(body, dict) else None
+            return JSONResponse(await desk.add_computers(session.account, tid, count))
+        if action == "start":
+            return JSONResponse(await desk.close_registration(session.account, tid))
+        raise NotFound(f"no tournament action {excerpt(action)}")
+
     async def presets(request: Request) -> Response:
         return JSONResponse(
             [
@@ -343,7 +393,8 @@ def create_app(
 
     async def game_file(request: Request) -> Response:
         game_id, fmt = request.path_params["id"], request.path_params["fmt"]
-        data = await server().download(game_id, fmt)
+        session = await session_of(request)
+        data = await server().game_file(game_id, fmt, session.account if session else None)
         headers = {}
         if fmt != "replay":
             name = f"riichi-{game_id}-{fmt}.json"
@@ -461,6 +512,10 @@ def create_app(
         Route("/watch", page),
         Route("/leaderboard", page),
         Route("/player/{key}", page),
+        Route("/daily", page),
+        Route("/tournaments", page),
+        Route("/tournament/{id}", page),
+        Route("/chips", page),
         Route("/api/presets", presets),
         Route("/api/register", register, methods=["POST"]),
         Route("/api/signin", sign_in, methods=["POST"]),
@@ -476,6 +531,11 @@ def create_app(
         Route("/api/watch", watch_list),
         Route("/api/leaderboard", leaderboard),
         Route("/api/players/{key}", player),
+        Route("/api/chips", chips),
+        Route("/api/daily", daily, methods=["GET", "POST"]),
+        Route("/api/tournaments", tournaments, methods=["GET", "POST"]),
+        Route("/api/tournaments/{id}", tournament),
+        Route("/api/tournaments/{id}/{action}", tournament_action, methods=["POST"]),
         WebSocketRoute("/ws/tables/{id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
@@ -485,7 +545,7 @@ def create_app(
             return _error(str(exc), exc.status)
         if isinstance(exc, NotFound):
             return _error(str(exc), 404)
-        return _error(str(exc), 400)  # AccountError: a bad name or password
+        return _error(str(exc), 400)  # a bad name or password, a request refused
 
     return Starlette(
         routes=routes,
@@ -494,6 +554,7 @@ def create_app(
         exception_handlers={
             HttpError: http_error,
             NotFound: http_error,
+            ProtocolError: http_error,
             AuthError: http_error,
             AccountError: http_error,
         },

@@ -24,34 +24,44 @@ from riichi.errors import excerpt
 from riichi.formats.tenhou6 import write_tenhou6
 from riichi.game import Match, commitment
 from riichi.platform import POLICIES, ClockState, Pool, Waiting, seat_tables
+from riichi.platform.chips import ChipError, check_money_rules, reserve
 from riichi.platform.matchmaking import FILL_AFTER
 from riichi.platform.spectating import HAND, Delay
 from riichi.rules import Length, RuleSet, find_ruleset
 from riichi.server.auth import Auth
 from riichi.server.clock import Clock
+from riichi.server.daily import DailyDesk
+from riichi.server.ledger import ChipStore
 from riichi.server.limits import Limits, RateLimits
 from riichi.server.records import RecordStore
-from riichi.server.storage import Account, NewTable, Store, StoredTable, Writer
+from riichi.server.storage import (
+    Account,
+    ChipsShort,
+    NewTable,
+    Store,
+    StoredTable,
+    Writer,
+    ledger_account,
+)
 from riichi.server.table import (
     HUMAN,
     LiveTable,
+    NotFound,
     ProtocolError,
     SeatSpec,
     final_of,
     load_match,
     public_info,
+    rules_of,
     seat_specs,
     start_clocks,
 )
+from riichi.server.tournaments import MAX_BET, TournamentDesk
 from riichi.server.views import replay_frames
 
 log = logging.getLogger(__name__)
 SEED_LENGTH = 64
 ROSTER = "defensive"  # the roster computer that fills rated seats
-
-
-class NotFound(ProtocolError):
-    """No such table or game (HTTP 404)."""
 
 
 class Busy(ProtocolError):
@@ -110,6 +120,10 @@ class Server:
         self.auth: Auth | None = None
         self._replays = asyncio.Semaphore(1)
         # per server: bounded caches of finished games and their downloads
+        self.chips = ChipStore(store.engine)
+        self.daily = DailyDesk(self)
+        self.tournaments = TournamentDesk(self)
+        self._tournaments: asyncio.Task[None] | None = None
         self.finished = alru_cache(maxsize=32)(self._finished)
         self.download = alru_cache(maxsize=8)(self._download)
 
@@ -120,6 +134,7 @@ class Server:
         self._restore = asyncio.create_task(self._restore_all(), name="restore tables")
         self._matchmaker = asyncio.create_task(self._match_players(), name="matchmaker")
         self._collector = asyncio.create_task(_keep_collections_short(), name="gc")
+        self._tournaments = asyncio.create_task(self.tournaments.run(), name="tournaments")
 
     async def _restore_all(self) -> None:
         stored = await asyncio.to_thread(self.store.list_tables, "live")
@@ -127,12 +142,14 @@ class Server:
             try:
                 await self.table(table.id)
             except Exception:
-                log.exception("table %s: could not be restored", table.id)
+                log.exception("table %s: could not be restored; void, its chips released", table.id)
+                await asyncio.to_thread(self.chips.void_table, table.id, self.clock.now())
+                self.live -= 1
         log.info("restored %d live tables", len(stored))
         gc.freeze()  # what was restored lives long: keep it out of collections
 
     async def close(self) -> None:
-        for task in (self._restore, self._matchmaker, self._collector):
+        for task in (self._restore, self._matchmaker, self._collector, self._tournaments):
             if task is not None:
                 task.cancel()
         for table in list(self.tables.values()):
@@ -214,10 +231,11 @@ class Server:
             "kind",
             "clock",
             "watchable",
+            "bet",
         }
         if unknown:
             raise ProtocolError(f"unknown fields {excerpt(sorted(unknown))}")
-        rules = _rules(body)
+        rules = rules_of(body)
         kinds = body.get("seats") or ["human", *["efficiency"] * (rules.players - 1)]
         if not isinstance(kinds, list) or len(kinds) != rules.players:
             raise ProtocolError(f"{rules.name} needs {rules.players} seats, got {excerpt(kinds)}")
@@ -245,6 +263,20 @@ class Server:
             pool != "untimed" or kinds.count(HUMAN) != 1 or kinds[0] != HUMAN
         ):
             raise ProtocolError("a practice table is you against bots, untimed")
+        bet = body.get("bet", 0)
+        if not isinstance(bet, int) or isinstance(bet, bool) or not 0 <= bet <= MAX_BET:
+            raise ProtocolError(
+                f"a bet is a whole number of chips to {MAX_BET}, got {excerpt(bet)}"
+            )
+        try:
+            check_money_rules(rules, bet)
+        except ChipError as exc:
+            raise ProtocolError(str(exc)) from None
+        if bet and (account is None or kinds.count(HUMAN) != 1 or kinds[0] != HUMAN):
+            raise ProtocolError(
+                "a table with a bet is a signed-in player against roster computers, "
+                "which the house backs"
+            )
         if account is not None:  # the creator sits first, by name
             names = [account.name, *(names or [])[1:]]
         try:
@@ -276,15 +308,22 @@ class Server:
             commitment=commitment(seed, salt),
             bot_seed=bot_seed,
             seed_public=chosen is not None,
-            seats=[_seat_dict(s) for s in seats],
+            seats=[s.to_dict() for s in seats],
             created=self.clock.now(),
             kind=kind,
             pool=pool,
             watchable=watchable,
+            bet=bet,
+            reserves=tuple((ledger_account(s.to_dict()), reserve(rules, bet)) for s in seats)
+            if bet
+            else (),
         )
-        return await self._open(new, rules, seats), tokens
+        try:
+            return await self.open_table(new, rules, seats), tokens
+        except ChipsShort as exc:
+            raise ProtocolError(str(exc)) from None
 
-    async def _open(
+    async def open_table(
         self, new: NewTable, rules: RuleSet, seats: list[SeatSpec], from_queue: bool = False
     ) -> LiveTable:
         match = Match(rules, new.seed, [s.name for s in seats])
@@ -365,12 +404,12 @@ class Server:
             commitment=commitment(seed, salt),
             bot_seed=secrets.token_hex(16),
             seed_public=False,
-            seats=[_seat_dict(s) for s in seats],
+            seats=[s.to_dict() for s in seats],
             created=self.clock.now(),
             kind="rated",
             pool=pool,
         )
-        return await self._open(new, rules, seats, from_queue=True)
+        return await self.open_table(new, rules, seats, from_queue=True)
 
     async def mine(self, account: Account) -> list[dict[str, Any]]:
         """The live tables this account sits at, to rejoin."""
@@ -398,7 +437,7 @@ class Server:
             loaded = await self.table(table_id)
             assert loaded is not None
             return loaded.info()
-        return stored_info(stored)
+        return stored_info(stored, self.clock.now())
 
     async def page(
         self, status: str, limit: int, offset: int, watchable: bool = False
@@ -408,7 +447,7 @@ class Server:
         rows, total = await asyncio.to_thread(self._page, status, limit, offset, watchable)
         items = []
         for row in rows:
-            item = stored_info(row)
+            item = stored_info(row, self.clock.now())
             live = self.tables.get(row.id)
             item["spectators"] = 0 if live is None else live.spectators
             items.append(item)
@@ -468,6 +507,14 @@ class Server:
         match, seats = await asyncio.to_thread(load_match, stored, self.store)
         return Finished(stored, match, seats)
 
+    async def game_file(self, game_id: str, fmt: str, account: Account | None) -> bytes:
+        """A finished game's download, for whoever may see it yet (a Daily Wall game:
+        after its day, or to those who have played the day)."""
+        game = await self.finished(game_id)
+        if not await self.daily.may_see(game.stored, account):
+            raise NotFound("this game is shown when its day is over, or once you have played it")
+        return await self.download(game_id, fmt)
+
     async def _download(self, game_id: str, fmt: str) -> bytes:
         """A finished game as JSON bytes: ``replay`` frames, our ``record``, or ``tenhou6``."""
         game = await self.finished(game_id)
@@ -513,47 +560,18 @@ def paged(items: list[Any], total: int, limit: int, offset: int) -> dict[str, An
     return {"items": items, "total": total, "offset": offset, "limit": limit}
 
 
-def _seat_dict(spec: SeatSpec) -> dict[str, Any]:
-    return {
-        "kind": spec.kind,
-        "name": spec.name,
-        "token_hash": spec.token_hash,
-        "account": spec.account,
-    }
-
-
-def stored_info(stored: StoredTable) -> dict[str, Any]:
-    """Public facts of a stored table; the seed only once the game is over or if chosen."""
+def stored_info(stored: StoredTable, now: float) -> dict[str, Any]:
+    """Public facts of a stored table; the seed only if chosen, or once the game is
+    over and its time to be shown has come."""
     rules = RuleSet.from_dict(stored.rules)
     seats = [SeatSpec(**s) for s in stored.seats]
     over = stored.status == "over"
+    shown = over and stored.revealed(now)
     return {
         **public_info(stored, seats, rules),
         "over": over,
         "finished": stored.finished,
         "standings": stored.standings,
-        "seed": stored.seed if over or stored.seed_public else None,
+        "seed": stored.seed if shown or stored.seed_public else None,
+        "shown": shown,
     }
-
-
-def _rules(body: dict[str, Any]) -> RuleSet:
-    try:
-        name = body.get("rules", "online")
-        if not isinstance(name, str):
-            raise ValueError(f"rules is a preset name, got {excerpt(name)}")
-        rules = find_ruleset(name)
-        length = body.get("length")
-        if length:
-            if not isinstance(length, str) or length not in {x.value for x in Length}:
-                raise ValueError(
-                    f"length {excerpt(length)} is not one of {', '.join(x.value for x in Length)}"
-                )
-            rules = rules.replace(length=Length(length))
-        switches = body.get("switches") or {}
-        if not isinstance(switches, dict):
-            raise ValueError(f"switches is an object, got {excerpt(switches)}")
-        if switches:
-            rules = RuleSet.from_dict({**rules.to_dict(), **switches})
-    except ValueError as exc:
-        raise ProtocolError(str(exc)) from None
-    return rules

@@ -21,7 +21,7 @@ import logging
 import queue
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +51,17 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from riichi.errors import RiichiError
+from riichi.platform.chips import (
+    BANK,
+    HOUSE,
+    START_CHIPS,
+    Transfer,
+    account_ledger,
+    escrow,
+    table_settlement,
+)
 from riichi.platform.ratings import Rating, rate
+from riichi.rules import RuleSet
 
 DEFAULT_URL = "sqlite:///riichi.db"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -79,6 +89,10 @@ tables = Table(
     Column("pool", String(16), nullable=False, default="untimed"),  # the clock
     Column("clock", Text),  # ClockState JSON, stored with each action of a timed table
     Column("watchable", Boolean, nullable=False, default=False),  # open to spectators
+    Column("bet", Integer, nullable=False, default=0),  # chips each seat puts up (002)
+    # the seed, the record and any view of the game stay private until then, even after
+    # it ends (a Daily Wall: until the day is over everywhere)
+    Column("reveal", Float),
 )
 
 actions = Table(
@@ -187,6 +201,69 @@ game_stats = Table(
 )
 
 
+ledger = Table(
+    "ledger",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("event", String(64), nullable=False),  # what moved the chips: a table, an account
+    Column("source", String(64), nullable=False),
+    Column("target", String(64), nullable=False),
+    Column("amount", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+daily_attempts = Table(
+    "daily_attempts",
+    metadata,
+    Column("day", String(10), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, unique=True),
+    Column("started", Float, nullable=False),
+    Column("hands", Text),  # JSON per hand, once finished
+)
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("organiser", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("bet", Integer, nullable=False),
+    Column("fee", Integer, nullable=False),
+    Column("added", Integer, nullable=False),
+    Column("payout", Text, nullable=False),  # JSON percentages by rank
+    Column("pool", String(16), nullable=False),  # the tables' clock
+    Column("closes", Float, nullable=False),  # registration closes; the first round starts
+    Column("status", String(12), nullable=False),  # open, running, over, cancelled
+    Column("round", Integer, nullable=False),  # the round in play (0 before the first)
+    Column("seed", String(32), nullable=False),  # seating's random stream
+    Column("created", Float, nullable=False),
+    Column("finished", Float),
+    Column("standings", Text),  # JSON, once over
+)
+
+entrants = Table(
+    "entrants",
+    metadata,
+    Column("tournament_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
+    Column("player", String(64), primary_key=True),
+    Column("seq", Integer, nullable=False),  # registration order: the last tie-break
+    Column("name", String(64), nullable=False),
+)
+
+tournament_tables = Table(
+    "tournament_tables",
+    metadata,
+    Column("tournament_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, unique=True),
+    Column("players", Text, nullable=False),  # JSON: entrant or null by seat
+)
+
+
 GUEST = "guest"  # the player of a seat taken by link, without an account
 
 
@@ -212,6 +289,12 @@ class StoredTable:
     pool: str = "untimed"
     clock: dict[str, Any] | None = None
     watchable: bool = False
+    bet: int = 0
+    reveal: float | None = None
+
+    def revealed(self, now: float) -> bool:
+        """Whether a game that is over may be shown to anyone."""
+        return self.reveal is None or now >= self.reveal
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +320,13 @@ class NewTable:
     pool: str = "untimed"
     clock: dict[str, Any] | None = None
     watchable: bool = False
+    bet: int = 0
+    # chips each seat's ledger account puts in escrow (a money table)
+    reserves: tuple[tuple[str, int], ...] = ()
+    daily: tuple[str, int] | None = None  # (day, account) of a Daily Wall attempt
+    reveal: float | None = None
+    # (tournament, round, table number, entrant or None by seat) of a tournament table
+    tournament: tuple[str, int, int, list[str | None]] | None = None
 
     def stored(self) -> StoredTable:
         """The row as the store will read it back."""
@@ -257,6 +347,8 @@ class NewTable:
             pool=self.pool,
             clock=self.clock,
             watchable=self.watchable,
+            bet=self.bet,
+            reveal=self.reveal,
         )
 
 
@@ -277,6 +369,8 @@ class Final:
     finished: float
     standings: list[dict[str, Any]]
     seats: list[SeatFinal]
+    feeder: int | None = None  # who dealt in the last winning tile (feeding penalty)
+    hands: list[dict[str, Any]] = field(default_factory=list)  # riichi.game.stats.hand_changes
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,8 +453,38 @@ class Store:
                     pool=new.pool,
                     clock=None if new.clock is None else json.dumps(new.clock),
                     watchable=new.watchable,
+                    bet=new.bet,
+                    reveal=new.reveal,
                 )
             )
+            if new.tournament is not None:
+                tournament_id, round_, number, entered = new.tournament
+                conn.execute(
+                    insert(tournament_tables).values(
+                        tournament_id=tournament_id,
+                        round=round_,
+                        number=number,
+                        table_id=new.id,
+                        players=json.dumps(entered),
+                    )
+                )
+            if new.reserves:
+                post(
+                    conn,
+                    f"table:{new.id}",
+                    [Transfer(who, escrow(new.id), amount) for who, amount in new.reserves],
+                    new.created,
+                )
+            if new.daily is not None:
+                day, account = new.daily
+                try:
+                    conn.execute(
+                        insert(daily_attempts).values(
+                            day=day, account_id=account, table_id=new.id, started=new.created
+                        )
+                    )
+                except IntegrityError:
+                    raise StorageError(f"you have played the Daily Wall of {day} already") from None
             seated = [
                 (seat, spec["account"])
                 for seat, spec in enumerate(new.seats)
@@ -480,6 +604,9 @@ class AccountStore:
                     )
                 )
                 key_row = result.inserted_primary_key
+                assert key_row is not None
+                who = account_ledger(int(key_row[0]))
+                post(conn, who, [Transfer(BANK, who, START_CHIPS)], created)
         except IntegrityError:
             raise StorageError(f"the name {name!r} is taken") from None
         assert key_row is not None
@@ -579,6 +706,45 @@ def _filters(status: str | None, watchable: bool) -> list[Any]:
     return out
 
 
+def balance(conn: Connection, who: str) -> int:
+    """A ledger account's chips: the sum of what came in less what went out."""
+    came = conn.execute(
+        select(func.coalesce(func.sum(ledger.c.amount), 0)).where(ledger.c.target == who)
+    )
+    went = conn.execute(
+        select(func.coalesce(func.sum(ledger.c.amount), 0)).where(ledger.c.source == who)
+    )
+    return int(came.scalar_one()) - int(went.scalar_one())
+
+
+def post(conn: Connection, event: str, transfers: list[Transfer], now: float) -> None:
+    """Write the transfers of one event inside the caller's transaction. A player or an
+    escrow never goes below zero (the bank and the house may: they are the site)."""
+    needed: dict[str, int] = {}
+    for t in transfers:
+        needed[t.source] = needed.get(t.source, 0) + t.amount
+    for who, amount in needed.items():
+        if who in (BANK, HOUSE):
+            continue
+        if who.startswith("account:"):  # one writer per account at a time on PostgreSQL
+            conn.execute(
+                select(accounts.c.id).where(accounts.c.id == int(who[8:])).with_for_update()
+            )
+        held = balance(conn, who)
+        if held < amount:
+            raise ChipsShort(f"{who} holds {held} chips; {event} needs {amount}")
+    for t in transfers:
+        conn.execute(
+            insert(ledger).values(
+                event=event, source=t.source, target=t.target, amount=t.amount, created=now
+            )
+        )
+
+
+class ChipsShort(StorageError):
+    """Fewer chips than a bet, a reserve or a buy-in needs."""
+
+
 def _write(conn: Connection, row: Write) -> None:
     if isinstance(row, ClockRow):
         conn.execute(
@@ -615,8 +781,12 @@ def _finish(conn: Connection, table_id: str, final: Final) -> None:
     )
     if done.rowcount != 1:
         raise StorageError(f"table {table_id}: not a live table, so it cannot finish")
-    kind = conn.execute(select(tables.c.kind).where(tables.c.id == table_id)).scalar_one()
-    rated = kind == "rated"
+    row = conn.execute(
+        select(tables.c.kind, tables.c.bet, tables.c.rules, tables.c.seats).where(
+            tables.c.id == table_id
+        )
+    ).one()
+    rated = row.kind == "rated"
     for seat, entry in enumerate(final.seats):
         stats = entry.stats
         conn.execute(
@@ -639,6 +809,36 @@ def _finish(conn: Connection, table_id: str, final: Final) -> None:
             final.finished,
             [(e.player, e.name, e.stats["place"]) for e in final.seats],
         )
+    conn.execute(
+        update(daily_attempts)
+        .where(daily_attempts.c.table_id == table_id)
+        .values(hands=json.dumps(final.hands))
+    )
+    if row.bet:
+        rules = RuleSet.from_dict(json.loads(row.rules))
+        by_seat = sorted(final.standings, key=lambda x: x["seat"])
+        payers = [ledger_account(json.loads(row.seats)[s]) for s in range(rules.players)]
+        post(
+            conn,
+            f"table:{table_id}",
+            table_settlement(
+                table_id,
+                payers,
+                rules,
+                row.bet,
+                [x["place"] for x in by_seat],
+                [x["score"] for x in by_seat],
+                final.feeder,
+            ),
+            final.finished,
+        )
+
+
+def ledger_account(seat: dict[str, Any]) -> str:
+    """Who pays and is paid for a seat at a money table: its account, or the house for
+    a roster computer."""
+    account = seat.get("account")
+    return HOUSE if account is None else account_ledger(int(account))
 
 
 def rate_match(
@@ -701,6 +901,8 @@ def _stored(row: Any) -> StoredTable:
         pool=row.pool,
         clock=None if row.clock is None else json.loads(row.clock),
         watchable=bool(row.watchable),
+        bet=row.bet or 0,
+        reveal=row.reveal,
     )
 
 

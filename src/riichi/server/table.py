@@ -41,10 +41,10 @@ import orjson
 from riichi.bots import BOT_LABEL, Bot, make_bot
 from riichi.errors import RiichiError, excerpt
 from riichi.game import Action, IllegalActionError, Match, Phase, observe
-from riichi.game.stats import seat_stats
+from riichi.game.stats import hand_changes, seat_stats
 from riichi.platform import POLICIES, ClockPolicy, ClockState, Pool, clocks, timeout_action
 from riichi.platform.spectating import HAND, Delay
-from riichi.rules import RuleSet
+from riichi.rules import Length, RuleSet, find_ruleset
 from riichi.server.clock import Clock
 from riichi.server.limits import Limits
 from riichi.server.spectators import DelayedView
@@ -76,6 +76,10 @@ class ProtocolError(RiichiError):
     """A message the table refuses; nothing has changed."""
 
 
+class NotFound(ProtocolError):
+    """No such table, game, player or tournament (HTTP 404)."""
+
+
 def to_json(message: dict[str, Any]) -> str:
     """A message as the JSON text every viewer of its kind gets (orjson: the publish path
     serialises one state per seat per event)."""
@@ -102,6 +106,15 @@ class SeatSpec:
 
     def public(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "bot": self.is_bot, "account": self.account}
+
+    def to_dict(self) -> dict[str, Any]:
+        """As stored: the token only as its hash."""
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "token_hash": self.token_hash,
+            "account": self.account,
+        }
 
     def holds(self, token: str) -> bool:
         return self.token_hash is not None and hmac.compare_digest(
@@ -554,8 +567,16 @@ class LiveTable:
 
     @property
     def watchable(self) -> bool:
-        """Open to spectators: a rated table, one its owner opened, any finished game."""
-        return self.stored.kind == "rated" or self.stored.watchable or self.match.over
+        """Open to spectators: a rated table, one its owner opened, any finished game
+        whose time to be shown has come."""
+        if self.stored.kind == "rated" or self.stored.watchable:
+            return True
+        return self.match.over and self.stored.revealed(self.clock.now())
+
+    @property
+    def revealed(self) -> bool:
+        """The game is over and may be shown: its seed, its record, its replay."""
+        return self.match.over and self.stored.revealed(self.clock.now())
 
     def _count_spectators(self, change: int) -> None:
         self.spectators += change
@@ -573,7 +594,7 @@ class LiveTable:
             "over": self.match.over,
             "version": self.version,
             "standings": standings_of(self.match),
-            "seed": self.match.seed if self.stored.seed_public or self.match.over else None,
+            "seed": self.match.seed if self.stored.seed_public or self.revealed else None,
         }
 
     def snapshot(self, seat: int | None, kind: str) -> str:
@@ -704,6 +725,8 @@ def final_of(match: Match, seats: list[SeatSpec], finished: float) -> Final:
     """What is stored when ``match`` ends: its standings and every seat's figures."""
     standings = standings_of(match)
     assert standings is not None, "only a finished match has a final"
+    last = match.results[-1] if match.results else None
+    rons = [] if last is None else [source for _, source, _ in last.wins if source is not None]
     return Final(
         finished,
         standings,
@@ -711,6 +734,8 @@ def final_of(match: Match, seats: list[SeatSpec], finished: float) -> Final:
             SeatFinal(player_key(seats[s.seat], s.seat), seats[s.seat].name, s.to_dict())
             for s in seat_stats(match)
         ],
+        feeder=rons[0] if rons else None,
+        hands=hand_changes(match),
     )
 
 
@@ -721,3 +746,27 @@ def load_match(stored: StoredTable, store: Store) -> tuple[Match, list[SeatSpec]
     for seat, action in store.load_actions(stored.id):
         match.apply(seat, Action.from_dict(action))
     return match, seats
+
+
+def rules_of(body: dict[str, Any]) -> RuleSet:
+    """The preset, length and switches a lobby request names."""
+    try:
+        name = body.get("rules", "online")
+        if not isinstance(name, str):
+            raise ValueError(f"rules is a preset name, got {excerpt(name)}")
+        rules = find_ruleset(name)
+        length = body.get("length")
+        if length:
+            if not isinstance(length, str) or length not in {x.value for x in Length}:
+                raise ValueError(
+                    f"length {excerpt(length)} is not one of {', '.join(x.value for x in Length)}"
+                )
+            rules = rules.replace(length=Length(length))
+        switches = body.get("switches") or {}
+        if not isinstance(switches, dict):
+            raise ValueError(f"switches is an object, got {excerpt(switches)}")
+        if switches:
+            rules = RuleSet.from_dict({**rules.to_dict(), **switches})
+    except ValueError as exc:
+        raise ProtocolError(str(exc)) from None
+    return rules

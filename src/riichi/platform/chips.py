@@ -1,0 +1,168 @@
+"""Virtual chips: a double-entry ledger, what a money table reserves, how it settles.
+
+Every movement of chips is a ``Transfer`` from one ledger account to another:
+the debit and the credit are one row, so no entry can unbalance the books, and
+the sum over every account (players, escrows, the house and the bank that
+issued the chips) is zero, always. A balance is the sum of an account's
+transfers, never a stored number. The server writes the transfers of an event
+in the transaction that stores the event (a table's creation, its last action,
+a tournament's registration or end).
+
+A money table (002): each player puts up a bet; the pot is the bets. Entering
+reserves the maximum loss, "also equal to the greatest possible winnings", in
+the table's escrow; at the end the escrow pays every player back its reserve
+plus what it won, or minus what it lost, and is empty again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from riichi.errors import RiichiError
+from riichi.rules import Length, RuleSet, Settlement
+
+BANK = "bank"  # issues every chip there is: its balance is minus all the others'
+HOUSE = "house"  # takes the fees, adds money to tournaments, backs roster computers
+START_CHIPS = 10_000  # what a new account is given
+MONEY_SETTLEMENTS = (Settlement.WINNER_TAKES_ALL, Settlement.HOUSE)
+
+
+class ChipError(RiichiError):
+    """A movement the ledger refuses: a bad amount, or more than a player holds."""
+
+
+def account_ledger(account_id: int) -> str:
+    return f"account:{account_id}"
+
+
+def escrow(ref: str) -> str:
+    """The escrow of a table or a tournament, which holds what its players put up."""
+    return f"escrow:{ref}"
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """``amount`` chips from ``source`` to ``target``: one debit and one credit."""
+
+    source: str
+    target: str
+    amount: int
+
+    def __post_init__(self) -> None:
+        if self.amount <= 0 or self.source == self.target:
+            raise ChipError(f"a transfer moves a positive amount between two accounts: {self}")
+
+
+def balances(transfers: Iterable[Transfer]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for t in transfers:
+        out[t.source] = out.get(t.source, 0) - t.amount
+        out[t.target] = out.get(t.target, 0) + t.amount
+    return out
+
+
+# ---------------------------------------------------------------- money tables
+
+
+def check_money_rules(rules: RuleSet, bet: int) -> None:
+    if bet < 0:
+        raise ChipError(f"a bet is not negative, got {bet}")
+    if bet and rules.settlement not in MONEY_SETTLEMENTS:
+        known = ", ".join(s.value for s in MONEY_SETTLEMENTS)
+        raise ChipError(
+            f"{rules.name} settles by {rules.settlement.value}; a table with a bet needs "
+            f"one of {known}"
+        )
+
+
+def feeding_penalty(rules: RuleSet, bet: int) -> int:
+    """The feeding penalty of a single-hand winner-takes-all table, whole chips that
+    the other losers can share evenly."""
+    if rules.settlement is not Settlement.WINNER_TAKES_ALL or rules.length is not Length.ONE_HAND:
+        return 0
+    others = rules.players - 2
+    return bet * rules.feeding_penalty // 100 // others * others
+
+
+def reserve(rules: RuleSet, bet: int) -> int:
+    """The maximum loss, held from each player while the table plays (002): the bet,
+    plus the feeding penalty in a single-hand game, or plus the larger placement bonus
+    under house rules."""
+    if rules.settlement is Settlement.HOUSE:
+        return bet + bet * rules.placement_bonus[0] // 100
+    return bet + feeding_penalty(rules, bet)
+
+
+def settle(
+    rules: RuleSet, bet: int, places: Sequence[int], scores: Sequence[int], feeder: int | None
+) -> list[int]:
+    """Each seat's winnings (negative: its loss) at a money table's end. ``places`` are
+    1 (first) to 4 by seat, ``feeder`` the seat that dealt in the last winning tile."""
+    players = len(places)
+    order = sorted(range(players), key=lambda s: places[s])
+    out = [0] * players
+    if rules.settlement is Settlement.WINNER_TAKES_ALL:
+        first = order[0]
+        out = [-bet] * players
+        out[first] = bet * (players - 1)
+        penalty = feeding_penalty(rules, bet)
+        if penalty and feeder is not None and feeder != first:
+            out[feeder] -= penalty
+            for seat in order[1:]:
+                if seat != feeder:
+                    out[seat] += penalty // (players - 2)
+        return out
+    if rules.settlement is Settlement.HOUSE:
+        shares = proportional(bet * players, [max(0, s) for s in scores])
+        out = [share - bet for share in shares]
+        bonus = [(order[0], order[-1], rules.placement_bonus[0])]
+        if players == 4:
+            bonus.append((order[1], order[2], rules.placement_bonus[1]))
+        for gets, pays, percent in bonus:
+            amount = bet * percent // 100
+            out[gets] += amount
+            out[pays] -= amount
+        return out
+    raise ChipError(f"{rules.settlement.value} is not a settlement of chips")
+
+
+def proportional(total: int, weights: Sequence[int]) -> list[int]:
+    """``total`` split in proportion to ``weights`` in whole chips (largest remainders,
+    ties to the earlier); equal shares when every weight is 0."""
+    if not weights:
+        return []
+    if sum(weights) <= 0:
+        weights = [1] * len(weights)
+    whole = sum(weights)
+    shares = [total * w // whole for w in weights]
+    left = total - sum(shares)
+    by_remainder = sorted(range(len(weights)), key=lambda i: (-(total * weights[i] % whole), i))
+    for i in by_remainder[:left]:
+        shares[i] += 1
+    return shares
+
+
+def table_settlement(
+    ref: str,
+    players: Sequence[str],
+    rules: RuleSet,
+    bet: int,
+    places: Sequence[int],
+    scores: Sequence[int],
+    feeder: int | None,
+) -> list[Transfer]:
+    """The escrow of table ``ref`` paid out: each player's reserve back, with its
+    winnings or less its loss (ledger accounts by seat)."""
+    held = reserve(rules, bet)
+    won = settle(rules, bet, places, scores, feeder)
+    return [
+        Transfer(escrow(ref), player, held + w)
+        for player, w in zip(players, won, strict=True)
+        if held + w > 0
+    ]
+
+
+def release(ref: str, held: dict[str, int]) -> list[Transfer]:
+    """An escrow given back as it was put up: a game that will never settle."""
+    return [Transfer(escrow(ref), who, amount) for who, amount in held.items() if amount > 0]

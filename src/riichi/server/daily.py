@@ -1,0 +1,246 @@
+"""The Daily Wall on the server: one attempt per account per day on the day's walls,
+the day's board, the hand-by-hand comparison, and who may see a day's games.
+
+The day's seed never leaves the server before the day is over: each attempt is
+a table of kind ``daily`` whose ``reveal`` is the end of its day, so its seed,
+record, replay and spectators stay closed until then, except to an account
+that has finished its own attempt of that day (to compare). An attempt still
+in play when the day ends is left off the board: by then anyone may know the
+walls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+
+from riichi.bots import BOT_LABEL
+from riichi.errors import excerpt
+from riichi.game import commitment
+from riichi.platform.daily import (
+    DAY,
+    SEAT,
+    Attempt,
+    board,
+    compare,
+    daily_seed,
+    day_of,
+    day_over,
+    day_start,
+    parse_day,
+    seed_commitment,
+)
+from riichi.rules import find_ruleset
+from riichi.server.storage import (
+    Account,
+    NewTable,
+    StorageError,
+    StoredTable,
+    accounts,
+    daily_attempts,
+    game_stats,
+    tables,
+)
+from riichi.server.table import HUMAN, ProtocolError, SeatSpec
+
+if TYPE_CHECKING:
+    from riichi.server.hub import Server
+
+RULES = "daily-wall"
+SECRET_KEY = "daily_secret"
+
+
+class DailyStore:
+    """The attempts of each day, from ``daily_attempts`` and the tables they played."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def _query(self) -> Any:
+        return select(
+            daily_attempts.c.day,
+            daily_attempts.c.account_id,
+            daily_attempts.c.table_id,
+            daily_attempts.c.hands,
+            tables.c.status,
+            tables.c.finished,
+            accounts.c.name,
+            game_stats.c.score,
+        ).select_from(
+            daily_attempts.join(tables, daily_attempts.c.table_id == tables.c.id)
+            .join(accounts, daily_attempts.c.account_id == accounts.c.id)
+            .outerjoin(
+                game_stats,
+                (game_stats.c.table_id == tables.c.id) & (game_stats.c.seat == SEAT),
+            )
+        )
+
+    def attempt(self, day: str, account_id: int) -> Any:
+        query = self._query().where(
+            daily_attempts.c.day == day, daily_attempts.c.account_id == account_id
+        )
+        with self.engine.connect() as conn:
+            return conn.execute(query).first()
+
+    def day_of_table(self, table_id: str) -> str | None:
+        query = select(daily_attempts.c.day).where(daily_attempts.c.table_id == table_id)
+        with self.engine.connect() as conn:
+            found = conn.execute(query).scalar_one_or_none()
+        return None if found is None else str(found)
+
+    def finished(self, day: str) -> list[Attempt]:
+        """The day's attempts that ended within the day."""
+        end = day_start(day) + DAY
+        query = self._query().where(
+            daily_attempts.c.day == day, tables.c.status == "over", tables.c.finished < end
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [_attempt(row) for row in rows]
+
+    def days(self, before: str, limit: int) -> list[str]:
+        """Earlier days that were played, newest first."""
+        query = (
+            select(daily_attempts.c.day)
+            .where(daily_attempts.c.day < before)
+            .group_by(daily_attempts.c.day)
+            .order_by(daily_attempts.c.day.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [str(day) for day in conn.execute(query).scalars()]
+
+
+def _attempt(row: Any) -> Attempt:
+    return Attempt(
+        player=f"account:{row.account_id}",
+        name=row.name,
+        table_id=row.table_id,
+        score=int(row.score),
+        finished=float(row.finished),
+        hands=[
+            {"label": hand["label"], "delta": hand["deltas"][SEAT]}
+            for hand in json.loads(row.hands or "[]")
+        ],
+    )
+
+
+class DailyDesk:
+    """The server's Daily Wall: attempts are opened as tables through the server."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.store = DailyStore(server.store.engine)
+        self._secret: str | None = None
+
+    async def secret(self) -> str:
+        if self._secret is None:
+            self._secret = await asyncio.to_thread(
+                self.server.store.accounts.setting, SECRET_KEY, lambda: secrets.token_hex(32)
+            )
+        return self._secret
+
+    async def play(self, account: Account) -> dict[str, Any]:
+        """Today's attempt: opened now, or the one in play rejoined; refused once done."""
+        day = day_of(self.server.clock.now())
+        found = await asyncio.to_thread(self.store.attempt, day, account.id)
+        if found is not None:
+            if found.status == "live":
+                return {"table": found.table_id, "seat": SEAT, "day": day}
+            raise ProtocolError(f"you have played the Daily Wall of {day}; come back tomorrow")
+        seed = daily_seed(await self.secret(), day)
+        rules = find_ruleset(RULES)
+        seats = [SeatSpec(HUMAN, account.name, None, account.id)]
+        seats += [
+            SeatSpec("defensive", f"daily {s + 1} {BOT_LABEL}") for s in range(1, rules.players)
+        ]
+        salt = secrets.token_hex(16)
+        now = self.server.clock.now()
+        new = NewTable(
+            id=secrets.token_hex(8),
+            rules=rules.to_dict(),
+            seed=seed,
+            salt=salt,
+            commitment=commitment(seed, salt),
+            # the computers' stream follows the day: the same play meets the same replies
+            bot_seed=commitment(seed, "bots")[:32],
+            seed_public=False,
+            seats=[s.to_dict() for s in seats],
+            created=now,
+            kind="daily",
+            daily=(day, account.id),
+            reveal=day_start(day) + DAY,
+        )
+        try:
+            table = await self.server.open_table(new, rules, seats)
+        except StorageError as exc:
+            raise ProtocolError(str(exc)) from None
+        return {"table": table.id, "seat": SEAT, "day": day}
+
+    async def view(self, day_text: str | None, account: Account | None) -> dict[str, Any]:
+        """A day's board (today's by default), its seed once it is over, and for an
+        account that has finished its attempt (or any day that is over), the hands
+        compared."""
+        now = self.server.clock.now()
+        today = day_of(now)
+        day = today if day_text is None else parse_day(excerpt(day_text, 12))
+        if day > today:
+            raise ProtocolError(f"{day} has not begun")
+        seed = daily_seed(await self.secret(), day)
+        over = day_over(day, now)
+        attempts = await asyncio.to_thread(self.store.finished, day)
+        mine_row = (
+            None
+            if account is None
+            else await asyncio.to_thread(self.store.attempt, day, account.id)
+        )
+        mine = next((a for a in attempts if mine_row and a.table_id == mine_row.table_id), None)
+        open_games = over or mine is not None
+        earlier = await asyncio.to_thread(self.store.days, day, 14)
+        return {
+            "day": day,
+            "today": day == today,
+            "over": over,
+            "ends": day_start(day) + DAY,
+            "rules": RULES,
+            "commitment": seed_commitment(seed),
+            "seed": seed if over else None,
+            "board": [
+                {
+                    "rank": rank,
+                    "player": a.player,
+                    "name": a.name,
+                    "score": a.score,
+                    "finished": a.finished,
+                    "game": a.table_id if open_games else None,
+                }
+                for rank, a in enumerate(board(attempts), start=1)
+            ],
+            "mine": None
+            if mine_row is None
+            else {
+                "table": mine_row.table_id,
+                "status": mine_row.status,
+                "score": None if mine is None else mine.score,
+            },
+            "compare": compare(attempts, mine) if open_games else None,
+            "earlier": earlier,
+        }
+
+    async def may_see(self, stored: StoredTable, account: Account | None) -> bool:
+        """Whether a finished game may be shown to ``account``: once its time has come,
+        or a Daily Wall game to one who has finished that day's attempt."""
+        if stored.revealed(self.server.clock.now()):
+            return True
+        if account is None or stored.kind != "daily":
+            return False
+        day = await asyncio.to_thread(self.store.day_of_table, stored.id)
+        if day is None:
+            return False
+        mine = await asyncio.to_thread(self.store.attempt, day, account.id)
+        return mine is not None and mine.status == "over"

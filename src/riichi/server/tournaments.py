@@ -1,0 +1,590 @@
+"""Tournaments on the server: creation, registration with its buy-in, rounds seated
+and played as tables of kind ``tournament``, and the payout at the end.
+
+The runner (``TournamentDesk.run``) looks at every open or running tournament
+once a second and takes the next step that is due; each step is one
+transaction or can be repeated safely, so a restart carries on where the last
+process stopped:
+
+- registration closes: the first round is seated, or the tournament is
+  cancelled (fewer entrants than a table's seats) and every buy-in refunded;
+- every table of the round is over: the next round is seated from the results
+  so far (seating is a pure function of the seed and the results, so a round
+  seated in part before a crash is completed with the same tables);
+- the last round is over: the standings and the payout are written with the
+  tournament's end, in one transaction.
+
+Money (``riichi.platform.chips``): a registration moves the bet to the
+tournament's escrow and the fee to the house in the transaction that records
+the entrant; money the house adds goes in at creation; roster computers
+entered by the organiser are backed by the house.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.engine import Engine
+
+from riichi.bots import BOT_LABEL
+from riichi.errors import excerpt
+from riichi.game import commitment
+from riichi.platform import Pool
+from riichi.platform.chips import HOUSE, Transfer, account_ledger, escrow
+from riichi.platform.tournaments import (
+    DEFAULT_PAYOUT,
+    MAX_ENTRANTS,
+    MAX_ROUNDS,
+    Standing,
+    TableResult,
+    TournamentError,
+    check_payout,
+    meetings,
+    payouts,
+    seat_round,
+    standings,
+)
+from riichi.rules import RuleSet
+from riichi.server.storage import (
+    Account,
+    NewTable,
+    StorageError,
+    entrants,
+    post,
+    tables,
+    tournament_tables,
+    tournaments,
+)
+from riichi.server.table import HUMAN, NotFound, ProtocolError, SeatSpec, rules_of
+
+if TYPE_CHECKING:
+    from riichi.server.hub import Server
+
+log = logging.getLogger(__name__)
+ROSTER = "defensive"
+MAX_BET = 1_000_000
+MAX_WAIT = 7 * 86_400.0  # registration stays open at most a week
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    id: str
+    name: str
+    organiser: int
+    rules: RuleSet
+    rounds: int
+    bet: int
+    fee: int
+    added: int
+    payout: list[int]
+    pool: str
+    closes: float
+    status: str
+    round: int
+    seed: str
+    created: float
+    finished: float | None
+    standings: list[dict[str, Any]] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "organiser": self.organiser,
+            "rules": self.rules.name,
+            "length": self.rules.length.value,
+            "players": self.rules.players,
+            "rounds": self.rounds,
+            "bet": self.bet,
+            "fee": self.fee,
+            "added": self.added,
+            "payout": self.payout,
+            "clock": self.pool,
+            "closes": self.closes,
+            "status": self.status,
+            "round": self.round,
+            "created": self.created,
+            "finished": self.finished,
+        }
+
+
+def _tournament(row: Any) -> Tournament:
+    return Tournament(
+        id=row.id,
+        name=row.name,
+        organiser=row.organiser,
+        rules=RuleSet.from_dict(json.loads(row.rules)),
+        rounds=row.rounds,
+        bet=row.bet,
+        fee=row.fee,
+        added=row.added,
+        payout=json.loads(row.payout),
+        pool=row.pool,
+        closes=row.closes,
+        status=row.status,
+        round=row.round,
+        seed=row.seed,
+        created=row.created,
+        finished=row.finished,
+        standings=None if row.standings is None else json.loads(row.standings),
+    )
+
+
+def entrant_ledger(player: str) -> str:
+    """Who pays and is paid for an entrant: its account, or the house for a computer."""
+    return player if player.startswith("account:") else HOUSE
+
+
+class TournamentStore:
+    """Tournaments, entrants and their tables; each write one transaction."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def create(self, t: Tournament) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(tournaments).values(
+                    id=t.id,
+                    name=t.name,
+                    organiser=t.organiser,
+                    rules=json.dumps(t.rules.to_dict()),
+                    rounds=t.rounds,
+                    bet=t.bet,
+                    fee=t.fee,
+                    added=t.added,
+                    payout=json.dumps(t.payout),
+                    pool=t.pool,
+                    closes=t.closes,
+                    status="open",
+                    round=0,
+                    seed=t.seed,
+                    created=t.created,
+                )
+            )
+            if t.added:
+                post(
+                    conn, f"tournament:{t.id}", [Transfer(HOUSE, escrow(t.id), t.added)], t.created
+                )
+
+    def get(self, tournament_id: str) -> Tournament | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tournaments).where(tournaments.c.id == tournament_id)).first()
+        return None if row is None else _tournament(row)
+
+    def page(self, limit: int, offset: int) -> tuple[list[Tournament], int]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tournaments)
+                .order_by(tournaments.c.created.desc(), tournaments.c.id)
+                .limit(limit)
+                .offset(offset)
+            ).all()
+            total = int(conn.execute(select(func.count()).select_from(tournaments)).scalar_one())
+        return [_tournament(r) for r in rows], total
+
+    def pending(self) -> list[Tournament]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tournaments).where(tournaments.c.status.in_(("open", "running")))
+            ).all()
+        return [_tournament(r) for r in rows]
+
+    def entrants(self, tournament_id: str) -> list[tuple[str, str]]:
+        """(player, name) in registration order."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(entrants.c.player, entrants.c.name)
+                .where(entrants.c.tournament_id == tournament_id)
+                .order_by(entrants.c.seq)
+            ).all()
+        return [(r.player, r.name) for r in rows]
+
+    def enter(self, t: Tournament, players: Sequence[tuple[str, str]], now: float) -> None:
+        """Register entrants, each paying its buy-in, in one transaction; only while
+        registration is open, and never past the limit."""
+        with self.engine.begin() as conn:
+            status = conn.execute(
+                select(tournaments.c.status).where(tournaments.c.id == t.id).with_for_update()
+            ).scalar_one()
+            if status != "open":
+                raise StorageError(f"tournament {t.id} is {status}: registration is closed")
+            count = int(
+                conn.execute(
+                    select(func.count()).where(entrants.c.tournament_id == t.id)
+                ).scalar_one()
+            )
+            if count + len(players) > MAX_ENTRANTS:
+                raise StorageError(f"a tournament takes at most {MAX_ENTRANTS} entrants")
+            for seq, (player, name) in enumerate(players, start=count + 1):
+                found = conn.execute(
+                    select(entrants.c.seq).where(
+                        entrants.c.tournament_id == t.id, entrants.c.player == player
+                    )
+                ).first()
+                if found is not None:
+                    raise StorageError(f"{name} is registered already")
+                conn.execute(
+                    insert(entrants).values(tournament_id=t.id, player=player, seq=seq, name=name)
+                )
+                payer = entrant_ledger(player)
+                moves = []
+                if t.bet:
+                    moves.append(Transfer(payer, escrow(t.id), t.bet))
+                if t.fee and payer != HOUSE:
+                    moves.append(Transfer(payer, HOUSE, t.fee))
+                post(conn, f"tournament:{t.id}", moves, now)
+
+    def start(self, tournament_id: str) -> bool:
+        """Registration closes and round 1 begins; False if another step came first."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(tournaments)
+                .where(tournaments.c.id == tournament_id, tournaments.c.status == "open")
+                .values(status="running", round=1)
+            )
+            return done.rowcount == 1
+
+    def next_round(self, tournament_id: str, round_: int) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tournaments)
+                .where(tournaments.c.id == tournament_id, tournaments.c.round == round_ - 1)
+                .values(round=round_)
+            )
+
+    def tables(self, tournament_id: str) -> list[dict[str, Any]]:
+        """Every table of the tournament with its round, seats and, once over, its result."""
+        query = (
+            select(
+                tournament_tables.c.round,
+                tournament_tables.c.number,
+                tournament_tables.c.table_id,
+                tournament_tables.c.players,
+                tables.c.status,
+                tables.c.standings,
+            )
+            .select_from(
+                tournament_tables.join(tables, tournament_tables.c.table_id == tables.c.id)
+            )
+            .where(tournament_tables.c.tournament_id == tournament_id)
+            .order_by(tournament_tables.c.round, tournament_tables.c.number)
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [
+            {
+                "round": r.round,
+                "number": r.number,
+                "table": r.table_id,
+                "players": json.loads(r.players),
+                "over": r.status == "over",
+                "standings": None if r.standings is None else json.loads(r.standings),
+            }
+            for r in rows
+        ]
+
+    def finish(
+        self, t: Tournament, ranked: list[Standing], paid: dict[str, int], now: float
+    ) -> None:
+        """The end: standings and payout, all or nothing."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(tournaments)
+                .where(tournaments.c.id == t.id, tournaments.c.status == "running")
+                .values(
+                    status="over",
+                    finished=now,
+                    standings=json.dumps(
+                        [{**s.to_dict(), "paid": paid.get(s.entrant, 0)} for s in ranked]
+                    ),
+                )
+            )
+            if done.rowcount != 1:
+                return  # another process finished it
+            moves = [
+                Transfer(escrow(t.id), entrant_ledger(who), amount) for who, amount in paid.items()
+            ]
+            post(conn, f"tournament:{t.id}", moves, now)
+
+    def cancel(self, t: Tournament, now: float) -> None:
+        """Too few entrants: every bet, fee and added chip goes back where it came from."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(tournaments)
+                .where(tournaments.c.id == t.id, tournaments.c.status == "open")
+                .values(status="cancelled", finished=now)
+            )
+            if done.rowcount != 1:
+                return
+            players = conn.execute(
+                select(entrants.c.player).where(entrants.c.tournament_id == t.id)
+            ).scalars()
+            moves = []
+            for player in players:
+                payer = entrant_ledger(player)
+                if t.bet:
+                    moves.append(Transfer(escrow(t.id), payer, t.bet))
+                if t.fee and payer != HOUSE:
+                    moves.append(Transfer(HOUSE, payer, t.fee))
+            if t.added:
+                moves.append(Transfer(escrow(t.id), HOUSE, t.added))
+            post(conn, f"tournament:{t.id}", moves, now)
+
+
+def results_of(rows: list[dict[str, Any]]) -> list[TableResult]:
+    out = []
+    for row in rows:
+        if not row["over"]:
+            continue
+        by_seat = sorted(row["standings"], key=lambda x: x["seat"])
+        out.append(
+            TableResult(
+                row["round"],
+                row["players"],
+                [x["place"] for x in by_seat],
+                [x["score"] for x in by_seat],
+            )
+        )
+    return out
+
+
+class TournamentDesk:
+    """The server's tournaments: what the API asks, and the runner that plays them."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.store = TournamentStore(server.store.engine)
+        self._lock = asyncio.Lock()  # one step at a time
+
+    async def create(self, account: Account, body: Any) -> dict[str, Any]:
+        if not isinstance(body, dict):
+            raise ProtocolError("a new tournament is a JSON object")
+        known = {"name", "rules", "length", "switches", "rounds", "bet", "fee", "added", "payout"}
+        known |= {"clock", "closes_in"}
+        unknown = set(body) - known
+        if unknown:
+            raise ProtocolError(f"unknown fields {excerpt(sorted(unknown))}")
+        name = body.get("name")
+        if not isinstance(name, str) or not 0 < len(name.strip()) <= 64 or not name.isprintable():
+            raise ProtocolError(
+                f"a tournament's name is 1 to 64 printable characters, got {excerpt(name)}"
+            )
+        rules = rules_of(body)
+        rounds = _whole(body, "rounds", 1, MAX_ROUNDS, 4)
+        bet = _whole(body, "bet", 0, MAX_BET, 0)
+        fee = _whole(body, "fee", 0, MAX_BET, 0)
+        added = _whole(body, "added", 0, MAX_BET, 0)
+        closes_in = _whole(body, "closes_in", 0, int(MAX_WAIT), 600)
+        payout = body.get("payout", list(DEFAULT_PAYOUT))
+        if (
+            not isinstance(payout, list)
+            or not all(isinstance(p, int) and not isinstance(p, bool) for p in payout)
+            or len(payout) > MAX_ENTRANTS
+        ):
+            raise ProtocolError(f"a payout is a list of percentages, got {excerpt(payout)}")
+        try:
+            check_payout(payout)
+        except TournamentError as exc:
+            raise ProtocolError(str(exc)) from None
+        pool = body.get("clock", Pool.STANDARD.value)
+        if pool not in {p.value for p in Pool}:
+            raise ProtocolError(f"clock is untimed, standard or relaxed, got {excerpt(pool)}")
+        now = self.server.clock.now()
+        t = Tournament(
+            id="t" + secrets.token_hex(7),
+            name=" ".join(name.split()),
+            organiser=account.id,
+            rules=rules,
+            rounds=rounds,
+            bet=bet,
+            fee=fee,
+            added=added,
+            payout=payout,
+            pool=pool,
+            closes=now + closes_in,
+            status="open",
+            round=0,
+            seed=secrets.token_hex(16),
+            created=now,
+            finished=None,
+            standings=None,
+        )
+        await asyncio.to_thread(self.store.create, t)
+        return await self.view(t.id)
+
+    async def _get(self, tournament_id: str) -> Tournament:
+        t = await asyncio.to_thread(self.store.get, tournament_id[:20])
+        if t is None:
+            raise NotFound("no such tournament")
+        return t
+
+    async def register(self, account: Account, tournament_id: str) -> dict[str, Any]:
+        t = await self._get(tournament_id)
+        await self._enter(t, [(account_ledger(account.id), account.name)])
+        return await self.view(t.id)
+
+    async def add_computers(
+        self, account: Account, tournament_id: str, count: Any
+    ) -> dict[str, Any]:
+        """The organiser enters roster computers, backed by the house."""
+        t = await self._get(tournament_id)
+        if account.id != t.organiser:
+            raise ProtocolError("only the organiser adds computers")
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 < count <= MAX_ENTRANTS:
+            raise ProtocolError(f"count is 1 to {MAX_ENTRANTS}, got {excerpt(count)}")
+        have = await asyncio.to_thread(self.store.entrants, t.id)
+        start = sum(1 for p, _ in have if p.startswith("computer:")) + 1
+        players = [
+            (f"computer:{ROSTER}:{t.id}:{n}", f"{ROSTER} {n} {BOT_LABEL}")
+            for n in range(start, start + count)
+        ]
+        await self._enter(t, players)
+        return await self.view(t.id)
+
+    async def _enter(self, t: Tournament, players: list[tuple[str, str]]) -> None:
+        try:
+            await asyncio.to_thread(self.store.enter, t, players, self.server.clock.now())
+        except StorageError as exc:
+            raise ProtocolError(str(exc)) from None
+
+    async def close_registration(self, account: Account, tournament_id: str) -> dict[str, Any]:
+        """The organiser starts the tournament now rather than at the set time."""
+        t = await self._get(tournament_id)
+        if account.id != t.organiser:
+            raise ProtocolError("only the organiser starts the tournament")
+        if t.status != "open":
+            raise ProtocolError(f"the tournament is {t.status}")
+        async with self._lock:
+            await self._begin(t)
+        return await self.view(t.id)
+
+    async def page(self, limit: int, offset: int) -> tuple[list[dict[str, Any]], int]:
+        rows, total = await asyncio.to_thread(self.store.page, limit, offset)
+        return [t.to_dict() for t in rows], total
+
+    async def view(self, tournament_id: str) -> dict[str, Any]:
+        t = await self._get(tournament_id)
+        people, rows = await asyncio.gather(
+            asyncio.to_thread(self.store.entrants, t.id),
+            asyncio.to_thread(self.store.tables, t.id),
+        )
+        names = dict(people)
+        ranked = standings([p for p, _ in people], results_of(rows), t.rules)
+        pot = t.bet * len(people) + t.added
+        return {
+            **t.to_dict(),
+            "pot": pot,
+            "entrants": [{"player": p, "name": n} for p, n in people],
+            "tables": rows,
+            "standings": t.standings
+            if t.standings is not None
+            else [{**s.to_dict(), "paid": 0} for s in ranked],
+            "names": names,
+        }
+
+    # ----------------------------------------------------------- the runner
+
+    async def run(self) -> None:
+        while True:
+            try:
+                async with self._lock:
+                    await self.step()
+            except Exception:
+                log.exception("tournaments: a step failed")
+            await self.server.clock.sleep_until(self.server.clock.now() + 1.0)
+
+    async def step(self) -> None:
+        """Take every step that is due (the runner's body, callable from tests)."""
+        for t in await asyncio.to_thread(self.store.pending):
+            if t.status == "open" and self.server.clock.now() >= t.closes:
+                await self._begin(t)
+            elif t.status == "running":
+                await self._advance(t)
+
+    async def _begin(self, t: Tournament) -> None:
+        people = await asyncio.to_thread(self.store.entrants, t.id)
+        now = self.server.clock.now()
+        if len(people) < t.rules.players:
+            await asyncio.to_thread(self.store.cancel, t, now)
+            return
+        if await asyncio.to_thread(self.store.start, t.id):
+            await self._seat(t, 1, people, [])
+
+    async def _advance(self, t: Tournament) -> None:
+        rows = await asyncio.to_thread(self.store.tables, t.id)
+        people = await asyncio.to_thread(self.store.entrants, t.id)
+        current = [r for r in rows if r["round"] == t.round]
+        expected = -(-len(people) // t.rules.players)
+        if len(current) < expected:  # seated in part before a stop: complete it
+            await self._seat(t, t.round, people, [r for r in rows if r["round"] < t.round])
+            return
+        if not all(r["over"] for r in current):
+            return
+        results = results_of(rows)
+        if t.round < t.rounds:
+            await asyncio.to_thread(self.store.next_round, t.id, t.round + 1)
+            await self._seat(t, t.round + 1, people, rows)
+            return
+        ranked = standings([p for p, _ in people], results, t.rules)
+        pot = t.bet * len(people) + t.added
+        paid = payouts(pot, t.payout, [s.entrant for s in ranked])
+        await asyncio.to_thread(self.store.finish, t, ranked, paid, self.server.clock.now())
+
+    async def _seat(
+        self,
+        t: Tournament,
+        round_: int,
+        people: list[tuple[str, str]],
+        earlier: list[dict[str, Any]],
+    ) -> None:
+        names = dict(people)
+        met = meetings(results_of(earlier))
+        seating = seat_round([p for p, _ in people], met, t.rules.players, f"{t.seed}/{round_}")
+        have = {
+            r["number"]
+            for r in await asyncio.to_thread(self.store.tables, t.id)
+            if r["round"] == round_
+        }
+        for number, seated in enumerate(seating, start=1):
+            if number in have:
+                continue
+            seats = []
+            for s, player in enumerate(seated):
+                if player is None:
+                    seats.append(SeatSpec(ROSTER, f"{ROSTER} {s + 1} {BOT_LABEL}"))
+                elif player.startswith("account:"):
+                    seats.append(SeatSpec(HUMAN, names[player], None, int(player[8:])))
+                else:
+                    seats.append(SeatSpec(ROSTER, names[player]))
+            seed, salt = secrets.token_hex(16), secrets.token_hex(16)
+            new = NewTable(
+                id=secrets.token_hex(8),
+                rules=t.rules.to_dict(),
+                seed=seed,
+                salt=salt,
+                commitment=commitment(seed, salt),
+                bot_seed=secrets.token_hex(16),
+                seed_public=False,
+                seats=[spec.to_dict() for spec in seats],
+                created=self.server.clock.now(),
+                kind="tournament",
+                pool=t.pool,
+                watchable=True,
+                tournament=(t.id, round_, number, list(seated)),
+            )
+            await self.server.open_table(new, t.rules, seats)
+
+
+def _whole(body: dict[str, Any], key: str, low: int, high: int, default: int) -> int:
+    value = body.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ProtocolError(f"{key} is a whole number from {low} to {high}, got {excerpt(value)}")
+    return value
