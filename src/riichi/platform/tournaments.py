@@ -34,7 +34,8 @@ from riichi.rules import RuleSet
 DEFAULT_PAYOUT = (50, 30, 20)  # percent of the pot to first, second and third
 MAX_ROUNDS = 20
 MAX_ENTRANTS = 256
-SEATING_TRIES = 200
+SEATING_TRIES = 8  # shuffles tried for one round
+PLAN_WORK = 4_000  # entrant-rounds of planning: whole schedules tried = this / (n * rounds)
 
 
 class TournamentError(RiichiError):
@@ -52,10 +53,37 @@ def pair(a: str, b: str) -> frozenset[str]:
     return frozenset((a, b))
 
 
+def plan_rounds(
+    entrants: Sequence[str], rounds: int, size: int, seed: str
+) -> list[list[list[str | None]]]:
+    """Every round's tables, planned when registration closes: the schedule with the
+    fewest repeat meetings the tries find (sixteen at fours over four rounds: none).
+    Deterministic for a seed, so a restarted server seats the same tables."""
+    budget = max(1, PLAN_WORK // max(1, len(entrants) * rounds))
+    best: list[list[list[str | None]]] = []
+    best_cost = -1
+    for attempt in range(budget):
+        met: dict[frozenset[str], int] = {}
+        plan = []
+        for round_ in range(1, rounds + 1):
+            tables = seat_round(entrants, met, size, f"{seed}/{attempt}/{round_}")
+            plan.append(tables)
+            for table in tables:
+                seated = [p for p in table if p is not None]
+                for a, b in combinations(seated, 2):
+                    met[pair(a, b)] = met.get(pair(a, b), 0) + 1
+        cost = sum(n - 1 for n in met.values())
+        if best_cost < 0 or cost < best_cost:
+            best, best_cost = plan, cost
+        if cost == 0:
+            break
+    return best
+
+
 def seat_round(
     entrants: Sequence[str], met: Mapping[frozenset[str], int], size: int, seed: str
 ) -> list[list[str | None]]:
-    """Tables for one round: every entrant once, repeat meetings as few as the tries
+    """Tables for one round: every entrant once, as few repeat meetings as the tries
     find, ``None`` for a roster computer's seat. Deterministic for a seed."""
     if not entrants:
         return []
@@ -70,14 +98,40 @@ def seat_round(
         tables: list[list[str]] = [[] for _ in room]
         for who in order:
             open_tables = [i for i, t in enumerate(tables) if len(t) < room[i]]
-            i = min(open_tables, key=lambda i: sum(met.get(pair(who, o), 0) for o in tables[i]))
+            i = min(open_tables, key=lambda i: _cost_with(who, tables[i], met))
             tables[i].append(who)
-        cost = sum(met.get(pair(a, b), 0) for t in tables for a, b in combinations(t, 2))
+        cost = _improve(tables, met)
         if best_cost < 0 or cost < best_cost:
             best, best_cost = tables, cost
         if cost == 0:
             break
     return [[*t, *[None] * (size - len(t))] for t in best]
+
+
+def _cost_with(who: str, others: Sequence[str], met: Mapping[frozenset[str], int]) -> int:
+    return sum(met.get(pair(who, o), 0) for o in others if o != who)
+
+
+def _improve(tables: list[list[str]], met: Mapping[frozenset[str], int]) -> int:
+    """Swap two players of different tables while a swap lowers the repeats; returns
+    the repeats left."""
+    while _improving_swap(tables, met):
+        pass
+    return sum(met.get(pair(p, q), 0) for t in tables for p, q in combinations(t, 2))
+
+
+def _improving_swap(tables: list[list[str]], met: Mapping[frozenset[str], int]) -> bool:
+    for a, b in combinations(range(len(tables)), 2):
+        for i, x in enumerate(tables[a]):
+            for j, y in enumerate(tables[b]):
+                now = _cost_with(x, tables[a], met) + _cost_with(y, tables[b], met)
+                then = _cost_with(y, [p for p in tables[a] if p != x], met) + _cost_with(
+                    x, [p for p in tables[b] if p != y], met
+                )
+                if then < now:
+                    tables[a][i], tables[b][j] = y, x
+                    return True
+    return False
 
 
 def meetings(results: Iterable[TableResult]) -> dict[frozenset[str], int]:

@@ -46,9 +46,8 @@ from riichi.platform.tournaments import (
     TableResult,
     TournamentError,
     check_payout,
-    meetings,
     payouts,
-    seat_round,
+    plan_rounds,
     standings,
 )
 from riichi.rules import RuleSet
@@ -363,6 +362,7 @@ class TournamentDesk:
         self.server = server
         self.store = TournamentStore(server.store.engine)
         self._lock = asyncio.Lock()  # one step at a time
+        self._plans: dict[str, list[list[list[str | None]]]] = {}  # seating, by tournament
 
     async def create(self, account: Account, body: Any) -> dict[str, Any]:
         if not isinstance(body, dict):
@@ -516,7 +516,7 @@ class TournamentDesk:
             await asyncio.to_thread(self.store.cancel, t, now)
             return
         if await asyncio.to_thread(self.store.start, t.id):
-            await self._seat(t, 1, people, [])
+            await self._seat(t, 1, people)
 
     async def _advance(self, t: Tournament) -> None:
         rows = await asyncio.to_thread(self.store.tables, t.id)
@@ -524,14 +524,14 @@ class TournamentDesk:
         current = [r for r in rows if r["round"] == t.round]
         expected = -(-len(people) // t.rules.players)
         if len(current) < expected:  # seated in part before a stop: complete it
-            await self._seat(t, t.round, people, [r for r in rows if r["round"] < t.round])
+            await self._seat(t, t.round, people)
             return
         if not all(r["over"] for r in current):
             return
         results = results_of(rows)
         if t.round < t.rounds:
             await asyncio.to_thread(self.store.next_round, t.id, t.round + 1)
-            await self._seat(t, t.round + 1, people, rows)
+            await self._seat(t, t.round + 1, people)
             return
         ranked = standings([p for p, _ in people], results, t.rules)
         pot = t.bet * len(people) + t.added
@@ -543,11 +543,14 @@ class TournamentDesk:
         t: Tournament,
         round_: int,
         people: list[tuple[str, str]],
-        earlier: list[dict[str, Any]],
     ) -> None:
         names = dict(people)
-        met = meetings(results_of(earlier))
-        seating = seat_round([p for p, _ in people], met, t.rules.players, f"{t.seed}/{round_}")
+        plan = self._plans.get(t.id)
+        if plan is None:
+            entered = [p for p, _ in people]
+            plan = await asyncio.to_thread(plan_rounds, entered, t.rounds, t.rules.players, t.seed)
+            self._plans[t.id] = plan
+        seating = plan[round_ - 1]
         have = {
             r["number"]
             for r in await asyncio.to_thread(self.store.tables, t.id)

@@ -1,0 +1,261 @@
+"""Chips (002): what a money table reserves and how it settles, each rule as a test; the
+ledger's books over random sequences of accounts, buy-ins, games and settlements."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from riichi.platform.chips import (
+    BANK,
+    HOUSE,
+    START_CHIPS,
+    ChipError,
+    Transfer,
+    balances,
+    check_money_rules,
+    escrow,
+    feeding_penalty,
+    proportional,
+    reserve,
+    settle,
+    table_settlement,
+)
+from riichi.platform.tournaments import payouts
+from riichi.rules import Length, RuleSet, Settlement, find_ruleset
+from riichi.server import Store
+from riichi.server.ledger import ChipStore
+from riichi.server.storage import (
+    STAT_COLUMNS,
+    ChipsShort,
+    Final,
+    NewTable,
+    SeatFinal,
+    balance,
+    post,
+)
+
+WTA = find_ruleset("riichi-basic").replace(
+    settlement=Settlement.WINNER_TAKES_ALL, length=Length.ONE_HAND
+)
+HOUSE_RULES = find_ruleset("riichi-basic").replace(settlement=Settlement.HOUSE)
+
+
+# ----------------------------------------------------------------- winner takes all
+
+
+def test_winner_takes_the_whole_pot() -> None:
+    east = WTA.replace(length=Length.EAST)
+    assert settle(east, 100, [2, 1, 4, 3], [20000, 50000, 10000, 20000], None) == [
+        -100,
+        300,
+        -100,
+        -100,
+    ]
+
+
+def test_the_feeder_pays_extra_and_the_other_losers_that_much_less() -> None:
+    """002: the discarder of the winning tile pays the feeding penalty, the players who
+    did not discard it pay less by the penalty divided among them."""
+    assert feeding_penalty(WTA, 100) == 50
+    won = settle(WTA, 100, [1, 2, 3, 4], [33000, 25000, 25000, 17000], feeder=3)
+    assert won == [300, -75, -75, -150]
+    assert sum(won) == 0
+
+
+def test_no_feeding_penalty_on_a_tsumo_or_in_a_longer_game() -> None:
+    assert settle(WTA, 100, [1, 2, 3, 4], [34000, 22000, 22000, 22000], None) == [
+        300,
+        -100,
+        -100,
+        -100,
+    ]
+    assert feeding_penalty(WTA.replace(length=Length.EAST), 100) == 0
+
+
+def test_a_single_hand_table_reserves_the_bet_and_the_feeding_penalty() -> None:
+    """002: the buy-in plus the feeding penalty is reserved; only the feeder loses it all."""
+    assert reserve(WTA, 100) == 150
+    won = settle(WTA, 100, [1, 2, 3, 4], [33000, 25000, 25000, 17000], feeder=3)
+    assert min(won) == -reserve(WTA, 100)
+
+
+def test_the_penalty_is_whole_chips_the_others_can_share() -> None:
+    assert feeding_penalty(WTA, 33) == 16  # 50% of 33 is 16.5: 16, shared 8 and 8
+    won = settle(WTA, 33, [1, 2, 3, 4], [33000, 25000, 25000, 17000], feeder=3)
+    assert won == [99, -25, -25, -49]
+
+
+# ----------------------------------------------------------------- house rules
+
+
+def test_house_rules_split_the_pot_by_end_score_plus_the_placement_bonus() -> None:
+    """002's example: 70,000 against three 10,000 takes 70% of the pot; last pays first,
+    third pays second."""
+    won = settle(HOUSE_RULES, 1000, [1, 2, 3, 4], [70000, 10000, 10000, 10000], None)
+    pot_share = [2800, 400, 400, 400]
+    bonus = [200, 100, -100, -200]
+    assert won == [s - 1000 + b for s, b in zip(pot_share, bonus, strict=True)]
+
+
+def test_house_rules_reserve_the_bet_and_the_larger_bonus() -> None:
+    assert reserve(HOUSE_RULES, 1000) == 1200
+    won = settle(HOUSE_RULES, 1000, [1, 2, 3, 4], [100000, 0, 0, 0], None)
+    assert won[3] == -1200  # the full reserve, lost only by last with nothing left
+
+
+def test_three_players_last_pays_first() -> None:
+    sanma = find_ruleset("sanma-kansai").replace(settlement=Settlement.HOUSE)
+    won = settle(sanma, 300, [1, 2, 3], [60000, 30000, 15000], None)
+    # shares of 900 by 60:30:15 are 514.3, 257.1, 128.6
+    assert won == [514 - 300 + 60, 257 - 300, 129 - 300 - 60]
+
+
+def test_a_bet_needs_a_chip_settlement() -> None:
+    with pytest.raises(ChipError, match="needs one of winner-takes-all, house"):
+        check_money_rules(find_ruleset("online"), 100)
+    check_money_rules(find_ruleset("online"), 0)
+    with pytest.raises(ChipError):
+        check_money_rules(WTA, -1)
+
+
+def test_proportional_shares_are_whole_and_sum_to_the_total() -> None:
+    assert proportional(100, [1, 1, 1]) == [34, 33, 33]
+    assert proportional(10, [0, 0]) == [5, 5]
+    assert sum(proportional(997, [13, 29, 31, 7])) == 997
+
+
+@given(
+    st.sampled_from([WTA, WTA.replace(length=Length.EAST), HOUSE_RULES]),
+    st.integers(0, 5000),
+    st.permutations([1, 2, 3, 4]),
+    st.lists(st.integers(-30000, 120000), min_size=4, max_size=4),
+    st.one_of(st.none(), st.integers(0, 3)),
+)
+def test_no_seat_loses_more_than_it_reserved_and_the_pot_is_shared_exactly(
+    rules: Any, bet: int, places: list[int], scores: list[int], feeder: int | None
+) -> None:
+    won = settle(rules, bet, places, scores, feeder)
+    assert sum(won) == 0
+    assert all(w >= -reserve(rules, bet) for w in won)
+    paid = table_settlement("t", ["a", "b", "c", "d"], rules, bet, places, scores, feeder)
+    assert sum(t.amount for t in paid) == 4 * reserve(rules, bet)
+
+
+# ----------------------------------------------------------------- the books
+
+
+def test_a_transfer_moves_a_positive_amount_between_two_accounts() -> None:
+    with pytest.raises(ChipError):
+        Transfer("a", "a", 5)
+    with pytest.raises(ChipError):
+        Transfer("a", "b", 0)
+    assert balances([Transfer(BANK, "a", 5), Transfer("a", "b", 2)]) == {
+        BANK: -5,
+        "a": 3,
+        "b": 2,
+    }
+
+
+Step = tuple[str, int, int]
+steps = st.lists(
+    st.tuples(
+        st.sampled_from(["account", "table", "tournament", "finish", "void"]),
+        st.integers(0, 5000),
+        st.integers(0, 2**16),
+    ),
+    max_size=25,
+)
+
+
+def final(table_id: str, places: list[int], feeder: int | None) -> Final:
+    """How a four-seat match ended, as the server stores it."""
+    scores = [25000 + 5000 * (4 - p) for p in places]
+    figures = dict.fromkeys(STAT_COLUMNS, 0)
+    return Final(
+        1.0,
+        [{"seat": s, "place": places[s], "score": scores[s], "points": 0.0} for s in range(4)],
+        [
+            SeatFinal(
+                "guest", "p", {**figures, "place": places[s], "score": scores[s], "points": 0.0}
+            )
+            for s in range(4)
+        ],
+        feeder=feeder,
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(plan=steps)
+def test_random_buy_ins_games_and_settlements_keep_the_books(
+    tmp_path_factory: pytest.TempPathFactory, plan: list[Step]
+) -> None:
+    """Through the server's store: accounts opened, money tables opened (or refused for
+    want of chips), finished with their settlement or voided, tournament pots paid in
+    and out; after every step the books sum to zero, the bank has issued exactly the
+    accounts' chips, nobody is below zero and no settled escrow holds a chip."""
+    path: Path = tmp_path_factory.mktemp("books")
+    store = Store(f"sqlite:///{path / 'books.db'}")
+    chips = ChipStore(store.engine)
+    people: list[int] = []
+    live: list[tuple[str, RuleSet, int]] = []
+    try:
+        for made, (kind, amount, pick) in enumerate(plan):
+            if kind == "account" or not people:
+                people.append(store.accounts.create_account(f"p{made}", f"p{made}", "x", 0.0).id)
+            who = f"account:{people[pick % len(people)]}"
+            if kind == "table":
+                rules = WTA if pick % 2 else HOUSE_RULES
+                held = reserve(rules, amount)
+                seats = [
+                    {"kind": "human", "name": "p", "token_hash": None, "account": int(who[8:])}
+                ]
+                seats += [{"kind": "defensive", "name": "c (bot)", "token_hash": None}] * 3
+                new = NewTable(
+                    id=f"t{made}",
+                    rules=rules.to_dict(),
+                    seed="s",
+                    salt="x",
+                    commitment="y",
+                    bot_seed="b",
+                    seed_public=False,
+                    seats=seats,
+                    created=0.0,
+                    bet=amount,
+                    reserves=((who, held), (HOUSE, held), (HOUSE, held), (HOUSE, held))
+                    if held
+                    else (),
+                )
+                before = chips.balances()
+                try:
+                    store.create_table(new)
+                    live.append((new.id, rules, amount))
+                except ChipsShort:
+                    assert chips.balances() == before  # refused: nothing moved
+            elif kind == "finish" and live:
+                table_id, rules, bet = live.pop(pick % len(live))
+                places = [1 + (pick + s) % 4 for s in range(4)]
+                store.finish(table_id, final(table_id, places, pick % 4 if pick % 3 else None))
+            elif kind == "void" and live:
+                chips.void_table(live.pop(pick % len(live))[0], 0.0)
+            elif kind == "tournament":
+                ref = f"tour{made}"
+                entered = [f"account:{p}" for p in people[: 1 + pick % len(people)]]
+                with store.engine.begin() as conn:
+                    paid_in = [p for p in entered if amount and balance(conn, p) >= amount]
+                    for player in paid_in:
+                        post(conn, ref, [Transfer(player, escrow(ref), amount)], 0.0)
+                    shares = payouts(amount * len(paid_in), [60, 40], paid_in)
+                    post(conn, ref, [Transfer(escrow(ref), p, a) for p, a in shares.items()], 0.0)
+            books = chips.balances()
+            assert sum(books.values()) == 0
+            assert books.get(BANK, 0) == -START_CHIPS * len(people)
+            assert chips.audit() == [], chips.audit()
+        for table_id, rules, bet in live:  # what is still in play is held, to the chip
+            assert chips.balance(escrow(table_id)) == 4 * reserve(rules, bet)
+    finally:
+        store.close()
