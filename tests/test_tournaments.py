@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -104,7 +105,7 @@ def test_ties_go_to_the_total_score_then_head_to_head_then_the_seat() -> None:
     assert [s.entrant for s in ranked if s.points == 6] == ["d", "f", "b", "e"]
     assert [s.rank for s in ranked] == list(range(1, 9))
     # fewer points never rank above more, whatever the score
-    assert all(x.points >= y.points for x, y in zip(ranked, ranked[1:], strict=False))
+    assert all(x.points >= y.points for x, y in pairwise(ranked))
 
 
 def test_the_payout_follows_the_structure_in_whole_chips() -> None:

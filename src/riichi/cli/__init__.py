@@ -15,6 +15,7 @@ from riichi.cli.score import score_command
 from riichi.cli.selfplay import selfplay_command
 from riichi.cli.serve import serve_command
 from riichi.cli.verify import verify_command
+from riichi.cli.walls import walls_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -33,3 +34,4 @@ main.add_command(selfplay_command)
 main.add_command(serve_command)
 main.add_command(verify_command)
 main.add_command(ratings_command)
+main.add_command(walls_command)

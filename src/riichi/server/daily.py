@@ -20,12 +20,12 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from riichi.bots import BOT_LABEL
-from riichi.errors import excerpt
 from riichi.game import commitment
 from riichi.platform.daily import (
     DAY,
     SEAT,
     Attempt,
+    DailyError,
     board,
     compare,
     daily_seed,
@@ -188,7 +188,10 @@ class DailyDesk:
         compared."""
         now = self.server.clock.now()
         today = day_of(now)
-        day = today if day_text is None else parse_day(excerpt(day_text, 12))
+        try:
+            day = today if day_text is None else parse_day(day_text[:12])
+        except DailyError as exc:
+            raise ProtocolError(str(exc)) from None
         if day > today:
             raise ProtocolError(f"{day} has not begun")
         seed = daily_seed(await self.secret(), day)
