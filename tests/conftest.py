@@ -42,3 +42,29 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'riichi.db'}"
     server: Postgres = request.getfixturevalue("postgres")
     return server.new_database()
+
+
+@pytest.fixture(autouse=True)
+def _books_balance(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """After every test, every database a Store opened has books that balance: no chip
+    created or destroyed, nobody below zero, no escrow left after its game."""
+    from sqlalchemy import create_engine
+
+    from riichi.server import storage
+    from riichi.server.ledger import ChipStore
+
+    opened: list[str] = []
+    original = storage.Store.__init__
+
+    def recording(self: storage.Store, url: str = storage.DEFAULT_URL) -> None:
+        original(self, url)
+        opened.append(url)
+
+    monkeypatch.setattr(storage.Store, "__init__", recording)
+    yield
+    for url in dict.fromkeys(opened):
+        engine = create_engine(url)
+        try:
+            assert ChipStore(engine).audit() == [], url
+        finally:
+            engine.dispose()

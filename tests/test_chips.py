@@ -259,3 +259,70 @@ def test_random_buy_ins_games_and_settlements_keep_the_books(
             assert chips.balance(escrow(table_id)) == 4 * reserve(rules, bet)
     finally:
         store.close()
+
+
+# ----------------------------------------------------------------- through the server
+
+
+def test_money_tables_refuse_what_they_cannot_hold_and_move_nothing(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from riichi.server import create_app
+    from riichi.server.clock import FakeClock
+
+    app = create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock())
+    wta = {"rules": "riichi-basic", "switches": {"settlement": "winner-takes-all"}}
+    bots = ["human", "defensive", "defensive", "defensive"]
+    with TestClient(app) as client:
+        guest = client.post("/api/tables", json={**wta, "seats": bots, "bet": 100})
+        assert guest.status_code == 400 and "signed-in" in guest.json()["error"]
+        client.post("/api/register", json={"name": "payer", "password": "correct horse"})
+        cases = [
+            ({"rules": "online", "seats": bots, "bet": 100}, "needs one of"),
+            ({**wta, "seats": ["human", "human", "defensive", "defensive"], "bet": 100}, "roster"),
+            ({**wta, "seats": bots, "bet": -5}, "whole number"),
+            ({**wta, "seats": bots, "bet": True}, "whole number"),
+            ({**wta, "seats": bots, "bet": 10_001}, "holds 10000 chips"),
+        ]
+        for body, message in cases:
+            refused = client.post("/api/tables", json=body)
+            assert refused.status_code == 400 and message in refused.json()["error"], body
+        assert client.get("/api/chips").json()["balance"] == START_CHIPS
+        assert app.state.server.chips.balances() == {
+            BANK: -START_CHIPS,
+            "account:1": START_CHIPS,
+        }
+        made = client.post("/api/tables", json={**wta, "seats": bots, "bet": 1000})
+        assert made.status_code == 201
+        statement = client.get("/api/chips").json()
+        assert statement["balance"] == START_CHIPS - 1000
+        assert statement["statement"]["items"][0]["amount"] == -1000
+        assert app.state.server.chips.balance(escrow(made.json()["id"])) == 4000
+
+
+def test_an_older_database_gives_its_accounts_their_starting_chips(tmp_path: Path) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine
+
+    from riichi.server.storage import MIGRATIONS
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = create_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0004")
+        conn.exec_driver_sql(
+            "insert into accounts (name, name_key, password_hash, created)"
+            " values ('old', 'old', 'x', 1.0)"
+        )
+    engine.dispose()
+    store = Store(url)
+    try:
+        chips = ChipStore(store.engine)
+        assert chips.balances() == {BANK: -START_CHIPS, "account:1": START_CHIPS}
+        assert chips.audit() == []
+    finally:
+        store.close()
