@@ -248,3 +248,67 @@ def test_the_leaderboard_a_player_page_and_watching_a_table(
         assert not errors, errors
     finally:
         server.stop()
+
+
+def sign_up(page: Page, base_url: str, name: str) -> None:
+    page.goto(base_url)
+    page.fill("#account-name", name)
+    page.fill("#account-password", "correct horse")
+    page.click("#register-button")
+    page.wait_for_selector("#my-page")
+
+
+def test_the_daily_wall_side_by_side_a_tournament_and_chips(
+    browser: Browser, base_url: str
+) -> None:
+    errors: list[str] = []
+    pages = []
+    for name in ("Dee", "Eli"):
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on(
+            "console", lambda m: errors.append(m.text) if "Content Security" in m.text else None
+        )
+        sign_up(page, base_url, name)
+        page.click("#nav-daily")
+        page.wait_for_selector("#daily-play:not([disabled])")
+        assert page.inner_text("#daily-commitment")
+        page.click("#daily-play")
+        page.wait_for_selector("#my-hand .tile")
+        play_one_hand(page)
+        page.goto(f"{base_url}/daily")
+        page.wait_for_selector("#daily-board tr.mine")
+        assert page.is_disabled("#daily-play")  # one attempt a day
+        assert "You scored" in page.inner_text("#daily-play")
+        pages.append(page)
+    second = pages[1]
+    assert second.locator("#daily-board tbody tr").count() == 2
+    assert not second.is_hidden("#daily-compare")
+    assert "2" in second.inner_text("#daily-hands tbody td >> nth=1")  # two played it
+    shot(second, "8-daily")
+    second.click("text=side by side with yours")
+    second.wait_for_selector("#pane-b .seat-area .tile")
+    assert second.locator("#compare .board").count() == 2
+    second.click("#pane-a button[data-step='hand']")
+    second.wait_for_selector("#pane-a .pane-result table.deltas")
+    shot(second, "9-side-by-side")
+
+    first = pages[0]
+    first.goto(f"{base_url}/tournaments")
+    first.fill("#t-form input[name=name]", "Browser cup")
+    first.select_option("#t-form select[name=length]", "one-hand")
+    first.fill("#t-form input[name=rounds]", "2")
+    first.fill("#t-form input[name=closes]", "10")
+    first.click("#t-form button[type=submit]")
+    first.wait_for_selector("#t-register:not([hidden])")
+    first.click("#t-register")
+    first.wait_for_selector("#t-standings tbody tr")
+    first.fill("#t-count", "3")
+    first.click("#t-add")
+    first.wait_for_function("() => document.querySelectorAll('#t-standings tbody tr').length === 4")
+    first.goto(f"{base_url}/chips")
+    first.wait_for_selector("#chip-table tbody tr")
+    assert first.inner_text("#chip-balance") == "9,890 chips"  # a bet of 100 and a fee of 10
+    shot(first, "10-chips")
+    assert errors == []

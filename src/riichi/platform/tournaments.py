@@ -22,7 +22,7 @@ chips by largest remainders.
 
 from __future__ import annotations
 
-import random
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -93,8 +93,7 @@ def seat_round(
     best: list[list[str]] = []
     best_cost = -1
     for attempt in range(SEATING_TRIES):
-        order = list(entrants)
-        random.Random(f"{seed}/{attempt}").shuffle(order)
+        order = _shuffled(entrants, f"{seed}/{attempt}")
         tables: list[list[str]] = [[] for _ in room]
         for who in order:
             open_tables = [i for i, t in enumerate(tables) if len(t) < room[i]]
@@ -106,6 +105,11 @@ def seat_round(
         if cost == 0:
             break
     return [[*t, *[None] * (size - len(t))] for t in best]
+
+
+def _shuffled(items: Sequence[str], seed: str) -> list[str]:
+    """``items`` in an order fixed by ``seed`` (a keyed hash, not a global stream)."""
+    return sorted(items, key=lambda x: hashlib.sha256(f"{seed}/{x}".encode()).digest())
 
 
 def _cost_with(who: str, others: Sequence[str], met: Mapping[frozenset[str], int]) -> int:

@@ -264,11 +264,13 @@ def create_app(
             return JSONResponse(
                 {"account": None, "tables": [], "queue": await hub.queue_view(None)}
             )
+        chips = await asyncio.to_thread(hub.chips.balance, account_ledger(session.account.id))
         return JSONResponse(
             {
                 "account": account_json(session.account),
                 "tables": await hub.mine(session.account),
                 "queue": await hub.queue_view(session.account),
+                "chips": chips,
             }
         )
 
@@ -516,6 +518,7 @@ def create_app(
         Route("/tournaments", page),
         Route("/tournament/{id}", page),
         Route("/chips", page),
+        Route("/compare/{a}/{b}", page),
         Route("/api/presets", presets),
         Route("/api/register", register, methods=["POST"]),
         Route("/api/signin", sign_in, methods=["POST"]),

@@ -79,6 +79,9 @@ function renderAccount() {
     page.href = `/player/account:${ME.account.id}`;
     page.id = "my-page";
     box.appendChild(page);
+    const chips = link(` ${chipText(ME.chips || 0)}`, "/chips");
+    chips.id = "my-chips";
+    box.appendChild(chips);
     const out = el("button", null, "Sign out");
     out.id = "sign-out";
     out.addEventListener("click", async () => {
@@ -235,6 +238,11 @@ async function showLobby() {
         return;
       }
     }
+    const bet = Number(form.get("bet") || 0);
+    if (bet > 0) {
+      body.bet = bet;
+      body.switches = { ...(body.switches || {}), settlement: form.get("settlement") || "winner-takes-all" };
+    }
     const res = await fetch("/api/tables", {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
     });
@@ -288,11 +296,11 @@ async function showLobby() {
 
 // Draws one state. `view` is the seat at the bottom; `open` gives every hand (replays);
 // a spectator sees every hand's back, the bottom one too.
-function drawTable(state, view, open, spectating = false) {
+function drawTable(state, view, open, spectating = false, root = document) {
   RED = new Set(state.red);
   const n = state.players.length;
-  $("#board").dataset.players = n;
-  const center = $("#center");
+  root.querySelector(".board").dataset.players = n;
+  const center = root.querySelector(".center");
   center.replaceChildren();
   const handNo = state.dealer + 1;
   center.appendChild(el("div", "round", `${WINDS[state.round_wind - 27] || "?"} ${handNo}`));
@@ -303,10 +311,10 @@ function drawTable(state, view, open, spectating = false) {
   for (const t of state.dora_indicators) dora.appendChild(tileEl(t, "small"));
   center.appendChild(dora);
 
-  document.querySelectorAll(".seat-area").forEach((a) => { a.replaceChildren(); a.hidden = true; });
+  root.querySelectorAll(".seat-area").forEach((a) => { a.replaceChildren(); a.hidden = true; });
   for (let s = 0; s < n; s++) {
     const pos = (s - view + n) % n;
-    const area = document.querySelector(`.seat-area[data-pos="${n === 3 && pos === 2 ? 3 : pos}"]`);
+    const area = root.querySelector(`.seat-area[data-pos="${n === 3 && pos === 2 ? 3 : pos}"]`);
     area.hidden = false;
     area.dataset.seat = s;
     const head = el("div", "seat-head" + (state.current === s ? " current" : ""));
@@ -500,7 +508,7 @@ function playTable(tableId, token) {
     if (seat === null && !state) {
       // a spectator before the first hand has ended: nothing may be shown yet
       document.querySelectorAll(".seat-area").forEach((a) => { a.replaceChildren(); a.hidden = true; });
-      $("#center").replaceChildren(el("div", "waiting-note", "The first hand is in play. Spectators watch a hand behind: it appears here once it is over."));
+      $("#table .center").replaceChildren(el("div", "waiting-note", "The first hand is in play. Spectators watch a hand behind: it appears here once it is over."));
       setStatus("watching");
       return;
     }
@@ -800,24 +808,22 @@ async function showPlayer(key, offset = 0) {
 
 // ------------------------------------------------------------------ replays
 
-async function showReplay(gameId) {
-  $("#table").hidden = false;
-  $("#replay-controls").hidden = false;
-  $("#dl-tenhou6").href = `/api/games/${gameId}/tenhou6`;
-  $("#dl-record").href = `/api/games/${gameId}/record`;
+// A replay in `root` (which holds a .board, a .frame-label and [data-step] buttons);
+// `onEnd(events, players)` is called on a frame that ends a hand.
+async function replayPane(root, gameId, onEnd) {
   const res = await fetch(`/api/games/${gameId}/replay`);
   const data = await res.json();
-  if (!res.ok) { setStatus(data.error); return; }
+  if (!res.ok) { setStatus(data.error); return null; }
   const frames = data.frames;
   let at = 0;
   const show = () => {
     const f = frames[at];
-    drawTable(f, 0, true);
-    $("#frame-label").textContent = `${at}/${frames.length - 1} ${f.label || "deal"}`;
-    if (f.events.some((e) => e.type === "end_hand")) showResult(f.events, data.players);
+    drawTable(f, 0, true, false, root);
+    root.querySelector(".frame-label").textContent = `${at}/${frames.length - 1} ${f.label || "deal"}`;
+    if (f.events.some((e) => e.type === "end_hand")) onEnd(f.events, data.players);
   };
   const handStart = (i) => frames[i].hand_index;
-  document.querySelectorAll("#replay-controls button").forEach((b) => {
+  root.querySelectorAll("button[data-step]").forEach((b) => {
     b.addEventListener("click", () => {
       const step = b.dataset.step;
       if (step === "1") at = Math.min(at + 1, frames.length - 1);
@@ -837,8 +843,218 @@ async function showReplay(gameId) {
       show();
     });
   });
-  setStatus(`replay: ${data.players.map((p) => p.name).join(", ")}`);
   show();
+  return data;
+}
+
+async function showReplay(gameId) {
+  $("#table").hidden = false;
+  $("#replay-controls").hidden = false;
+  $("#dl-tenhou6").href = `/api/games/${gameId}/tenhou6`;
+  $("#dl-record").href = `/api/games/${gameId}/record`;
+  const data = await replayPane($("#table"), gameId, showResult);
+  if (data) setStatus(`replay: ${data.players.map((p) => p.name).join(", ")}`);
+}
+
+// Two games of the same walls side by side (a Daily Wall duplicate), each stepped on
+// its own, each hand's result shown under its board.
+async function showCompare(a, b) {
+  $("#compare").hidden = false;
+  const template = $("#table .board");
+  for (const [pane, gameId] of [[$("#pane-a"), a], [$("#pane-b"), b]]) {
+    const board = template.cloneNode(true);
+    board.removeAttribute("id");
+    board.querySelector(".center").removeAttribute("id");
+    pane.querySelector(".pane-board").replaceChildren(board);
+    const result = pane.querySelector(".pane-result");
+    const data = await replayPane(pane, gameId, (events, players) => {
+      const ends = events.filter((e) => ["win", "ryuukyoku", "end_hand"].includes(e.type));
+      result.replaceChildren(resultHtml(ends, players));
+    });
+    if (data) pane.querySelector(".pane-title").textContent = data.players[0].name;
+  }
+}
+
+// ------------------------------------------------------------------ chips, the Daily Wall, tournaments
+
+function chipText(n) { return `${n.toLocaleString()} chips`; }
+function when(t) { return new Date(t * 1000).toLocaleString(); }
+
+function rowOf(cells) {
+  const tr = el("tr");
+  for (const c of cells) {
+    const td = el("td");
+    if (c instanceof Node) td.appendChild(c); else td.textContent = c === null || c === undefined ? "-" : String(c);
+    tr.appendChild(td);
+  }
+  return tr;
+}
+
+function link(text, href) {
+  const a = el("a", null, text);
+  a.href = href;
+  return a;
+}
+
+async function showChips(offset = 0) {
+  $("#chips").hidden = false;
+  let data;
+  try { data = await getJSON(`/api/chips?limit=${PAGE}&offset=${offset}`); } catch (err) {
+    setStatus(`${err.message}: sign in to hold chips`);
+    return;
+  }
+  $("#chip-balance").textContent = chipText(data.balance);
+  const body = $("#chip-table tbody");
+  body.replaceChildren();
+  for (const e of data.statement.items) {
+    body.appendChild(rowOf([when(e.created), e.event, e.other, (e.amount > 0 ? "+" : "") + e.amount]));
+  }
+  pager($("#chip-pager"), data.statement, showChips);
+}
+
+async function showDaily() {
+  $("#daily").hidden = false;
+  const day = new URLSearchParams(location.search).get("day");
+  let data;
+  try { data = await getJSON(`/api/daily${day ? `?day=${encodeURIComponent(day)}` : ""}`); } catch (err) {
+    setStatus(err.message);
+    return;
+  }
+  $("#daily-title").textContent = data.today ? `Daily Wall of ${data.day} (UTC)` : `Daily Wall of ${data.day}`;
+  $("#daily-commitment").textContent = data.commitment;
+  const seed = $("#daily-seed");
+  seed.textContent = data.seed
+    ? `The seed was ${data.seed}: check it with  riichi walls ${data.seed} --commitment ${data.commitment}`
+    : `The seed is shown when the day ends (${when(data.ends)}).`;
+  const play = $("#daily-play");
+  play.hidden = !data.today;
+  const mine = data.mine;
+  if (!ME || !ME.account) {
+    play.disabled = true;
+    play.textContent = "Sign in to play";
+  } else if (mine && mine.status === "over") {
+    play.disabled = true;
+    play.textContent = `You scored ${mine.score ?? "-"} today`;
+  } else {
+    play.disabled = false;
+    play.textContent = mine ? "Back to your attempt" : "Play today's walls";
+  }
+  play.onclick = async () => {
+    try {
+      const started = await postJSON("/api/daily", {});
+      location.href = `/table/${started.table}`;
+    } catch (err) { setStatus(err.message); }
+  };
+  const body = $("#daily-board tbody");
+  body.replaceChildren();
+  for (const row of data.board) {
+    let open = null;
+    if (row.game) {
+      open = el("span");
+      open.appendChild(link("replay", `/replay/${row.game}`));
+      if (mine && mine.table !== row.game && mine.status === "over") {
+        open.appendChild(document.createTextNode(" · "));
+        open.appendChild(link("side by side with yours", `/compare/${mine.table}/${row.game}`));
+      }
+    }
+    const tr = rowOf([row.rank, playerLink(row.player, row.name), row.score, when(row.finished), open]);
+    if (mine && row.game === mine.table) tr.classList.add("mine");
+    body.appendChild(tr);
+  }
+  if (!data.board.length) body.appendChild(rowOf(["", "nobody has finished today's walls yet", "", "", ""]));
+  const compare = $("#daily-compare");
+  compare.hidden = !data.compare;
+  const hands = $("#daily-hands tbody");
+  hands.replaceChildren();
+  for (const h of data.compare || []) {
+    hands.appendChild(rowOf([h.label, h.played, h.best, h.average, h.worst, h.yours,
+      h.better_than_yours === null ? null : `${h.better_than_yours} did better`]));
+  }
+  const earlier = $("#daily-earlier");
+  earlier.replaceChildren();
+  for (const d of data.earlier) {
+    const li = el("li");
+    li.appendChild(link(d, `/daily?day=${d}`));
+    earlier.appendChild(li);
+  }
+  if (!data.earlier.length) earlier.appendChild(el("li", "muted", "no earlier days yet"));
+}
+
+async function showTournaments(offset = 0) {
+  $("#tournaments").hidden = false;
+  const presets = await getJSON("/api/presets");
+  const rules = $("#t-rules");
+  if (!rules.options.length) {
+    for (const p of presets) {
+      const opt = el("option", null, `${p.name} (${p.players}p)`);
+      opt.value = p.name;
+      if (p.name === "riichi-basic") opt.selected = true;
+      rules.appendChild(opt);
+    }
+  }
+  const page = await getJSON(`/api/tournaments?limit=${PAGE}&offset=${offset}`);
+  const list = $("#t-list");
+  list.replaceChildren();
+  for (const t of page.items) {
+    const li = el("li");
+    li.appendChild(link(t.name, `/tournament/${t.id}`));
+    li.appendChild(el("span", "muted", ` ${t.status} · ${t.rules} ${t.length} · ${t.rounds} rounds · buy-in ${t.bet}+${t.fee}`));
+    list.appendChild(li);
+  }
+  if (!page.items.length) list.appendChild(el("li", "muted", "no tournaments yet"));
+  pager($("#t-pager"), page, showTournaments);
+  $("#t-form").onsubmit = async (ev) => {
+    ev.preventDefault();
+    const f = new FormData(ev.target);
+    const num = (k) => Number(f.get(k) || 0);
+    try {
+      const made = await postJSON("/api/tournaments", {
+        name: f.get("name"), rules: f.get("rules"), length: f.get("length") || undefined,
+        rounds: num("rounds"), bet: num("bet"), fee: num("fee"), added: num("added"),
+        payout: String(f.get("payout")).split(/[\s,]+/).filter(Boolean).map(Number),
+        clock: f.get("clock"), closes_in: Math.round(num("closes") * 60),
+      });
+      location.href = `/tournament/${made.id}`;
+    } catch (err) { setStatus(err.message); }
+  };
+}
+
+async function showTournament(id) {
+  $("#tournament").hidden = false;
+  const render = (t) => {
+    $("#t-name").textContent = t.name;
+    $("#t-facts").textContent = `${t.status} · ${t.rules} ${t.length}, ${t.rounds} rounds · buy-in ${t.bet} + fee ${t.fee}` +
+      ` · pot ${t.pot} · payout ${t.payout.join("/")}% · ` +
+      (t.status === "open" ? `registration closes ${when(t.closes)}` : `round ${t.round} of ${t.rounds}`);
+    const mineIn = ME && ME.account && t.entrants.some((e) => e.player === `account:${ME.account.id}`);
+    $("#t-register").hidden = t.status !== "open" || !ME || !ME.account || mineIn;
+    const organiser = ME && ME.account && ME.account.id === t.organiser && t.status === "open";
+    $("#t-organiser").hidden = !organiser;
+    const body = $("#t-standings tbody");
+    body.replaceChildren();
+    for (const s of t.standings) {
+      body.appendChild(rowOf([s.rank, playerLink(s.entrant, t.names[s.entrant] || s.entrant), s.points, s.score, s.games, s.places.join(" "), s.paid || ""]));
+    }
+    const tables = $("#t-tables");
+    tables.replaceChildren();
+    for (const r of t.tables) {
+      const li = el("li");
+      const names = r.players.map((p) => (p ? t.names[p] : "roster computer")).join(", ");
+      li.appendChild(link(`round ${r.round}, table ${r.number}`, r.over ? `/replay/${r.table}` : `/table/${r.table}`));
+      li.appendChild(el("span", "muted", ` ${names}${r.over ? "" : " (in play)"}`));
+      tables.appendChild(li);
+    }
+  };
+  const load = async () => render(await getJSON(`/api/tournaments/${encodeURIComponent(id)}`));
+  const act = async (what, body) => {
+    try { render(await postJSON(`/api/tournaments/${encodeURIComponent(id)}/${what}`, body)); } catch (err) { setStatus(err.message); }
+  };
+  $("#t-register").onclick = () => act("register", {});
+  $("#t-add").onclick = () => act("computers", { count: Number($("#t-count").value) });
+  $("#t-start").onclick = () => act("start", {});
+  await loadMe();
+  await load();
+  setInterval(load, 5000);
 }
 
 // ------------------------------------------------------------------ routing
@@ -854,4 +1070,9 @@ else if (path[0] === "table") {
   playTable(path[1], token);
 }
 else if (path[0] === "replay") showReplay(path[1]);
+else if (path[0] === "compare") showCompare(path[1], path[2]);
+else if (path[0] === "chips") showChips();
+else if (path[0] === "daily") loadMe().then(showDaily);
+else if (path[0] === "tournaments") showTournaments();
+else if (path[0] === "tournament") showTournament(path[1]);
 else showLobby();
