@@ -182,3 +182,26 @@ def test_an_attempt_in_play_is_rejoined_not_restarted(tmp_path: Path) -> None:
         assert client.post("/api/daily", json={}).status_code == 401  # an account plays
         assert client.get("/api/daily", params={"day": "2027-13-01"}).status_code == 400
         assert client.get("/api/daily", params={"day": "2099-01-01"}).status_code == 400
+
+
+def test_a_restart_mid_attempt_leaves_the_computers_playing_as_for_everyone(
+    tmp_path: Path,
+) -> None:
+    """The computers' choices depend on the day's seed and the situation, not on how
+    long a process has lived: an attempt interrupted by a restart meets the same play as
+    an uninterrupted one, move for move."""
+    url = f"sqlite:///{tmp_path / 'daily.db'}"
+    clock = FakeClock(NOON)
+    with TestClient(create_app(url, clock=clock)) as client:
+        register(client, "steady")
+        _, steady = play_daily(client)
+        interrupted = register(client, "restarted")
+        started = client.post("/api/daily", json={}).json()
+        with client.websocket_connect(f"/ws/tables/{started['table']}") as ws:
+            Seat(ws).play(limit=3)
+    with TestClient(create_app(url, clock=clock)) as client:
+        as_account(client, interrupted)
+        with client.websocket_connect(f"/ws/tables/{started['table']}") as ws:
+            again = Seat(ws)
+            again.play()
+    assert again.events[1:] == steady.events[1:]

@@ -3,7 +3,7 @@ calls only where the call keeps a yaku, always takes a win."""
 
 from __future__ import annotations
 
-import random
+import hashlib
 
 from riichi.bots.agent import Bot, winning
 from riichi.game import Action, ActionType, Observation
@@ -26,7 +26,16 @@ class EfficiencyBot(Bot):
 
     def __init__(self, seed: int | str = 0) -> None:
         super().__init__(seed)
-        self.rng = random.Random(f"efficiency-bot:{seed}")
+        self.key = f"efficiency-bot:{seed}"
+
+    def _chance(self, obs: Observation, kind: int) -> bytes:
+        """A tie-break fixed by the seed and the situation, not by a stream: the same
+        decision is taken the same way after a restart (the Daily Wall's computers must
+        answer everyone who plays alike alike)."""
+        assert obs.seat is not None
+        turn = len(obs.discards[obs.seat])
+        where = f"{self.key}/{obs.round_wind}/{obs.dealer}/{obs.honba}/{turn}/{kind}"
+        return hashlib.sha256(where.encode()).digest()
 
     def act(self, observation: Observation) -> Action:
         obs = observation
@@ -61,7 +70,7 @@ class EfficiencyBot(Bot):
         best = (table[0].shanten, table[0].tiles)
         tied = [row.discard for row in table if (row.shanten, row.tiles) == best]
         # among equals, let go of lone honours and terminals first, then chance
-        tied.sort(key=lambda k: (not is_yaochu(k), self.rng.random()))
+        tied.sort(key=lambda k: (not is_yaochu(k), self._chance(obs, k)))
         kind = tied[0]
         riichi = [
             a
