@@ -3,6 +3,7 @@ ledger's books over random sequences of accounts, buy-ins, games and settlements
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -326,3 +327,41 @@ def test_an_older_database_gives_its_accounts_their_starting_chips(tmp_path: Pat
         assert chips.audit() == []
     finally:
         store.close()
+
+
+def test_a_money_table_whose_log_cannot_replay_is_voided_and_gives_back_its_escrow(
+    tmp_path: Path,
+) -> None:
+    from sqlalchemy import insert
+    from starlette.testclient import TestClient
+
+    from riichi.server import create_app
+    from riichi.server.clock import FakeClock
+    from riichi.server.storage import actions
+
+    url = f"sqlite:///{tmp_path / 'v.db'}"
+    body = {
+        "rules": "riichi-basic",
+        "switches": {"settlement": "house"},
+        "seats": ["human", "defensive", "defensive", "defensive"],
+        "bet": 500,
+    }
+    with TestClient(create_app(url, clock=FakeClock())) as client:
+        client.post("/api/register", json={"name": "voided", "password": "correct horse"})
+        table = client.post("/api/tables", json=body).json()
+        assert client.get("/api/chips").json()["balance"] == START_CHIPS - 600
+    store = Store(url)
+    with store.engine.begin() as conn:  # a gap in the log: it can never be replayed
+        conn.execute(insert(actions).values(table_id=table["id"], seq=99, seat=0, action="{}"))
+    store.close()
+    with TestClient(create_app(url, clock=FakeClock())) as client:
+        client.post("/api/signin", json={"name": "voided", "password": "correct horse"})
+        hub = client.app.state.server  # type: ignore[attr-defined]
+        for _ in range(200):
+            stored = hub.store.get_table(table["id"])
+            if stored.status != "live":
+                break
+            time.sleep(0.02)
+        assert stored.status == "void"
+        assert client.get("/api/chips").json()["balance"] == START_CHIPS
+        assert hub.chips.balance(escrow(table["id"])) == 0

@@ -20,7 +20,7 @@ from typing import Any
 from async_lru import alru_cache
 
 from riichi.bots import BOT_LABEL
-from riichi.errors import excerpt
+from riichi.errors import RiichiError, excerpt
 from riichi.formats.tenhou6 import write_tenhou6
 from riichi.game import Match, commitment
 from riichi.platform import POLICIES, ClockState, Pool, Waiting, seat_tables
@@ -141,10 +141,14 @@ class Server:
         for table in stored:
             try:
                 await self.table(table.id)
-            except Exception:
-                log.exception("table %s: could not be restored; void, its chips released", table.id)
+            except RiichiError:
+                # its own log cannot be replayed (a gap, an action the rules refuse): it
+                # never will be, so it ends as void and gives back what it holds
+                log.exception("table %s: its log does not replay; void, chips released", table.id)
                 await asyncio.to_thread(self.chips.void_table, table.id, self.clock.now())
                 self.live -= 1
+            except Exception:  # the database, say: the table stays live for a later start
+                log.exception("table %s: could not be restored", table.id)
         log.info("restored %d live tables", len(stored))
         gc.freeze()  # what was restored lives long: keep it out of collections
 

@@ -284,7 +284,7 @@ class TournamentStore:
                 "number": r.number,
                 "table": r.table_id,
                 "players": json.loads(r.players),
-                "over": r.status == "over",
+                "over": r.status != "live",  # over, or void (its log would not replay)
                 "standings": None if r.standings is None else json.loads(r.standings),
             }
             for r in rows
@@ -341,7 +341,7 @@ class TournamentStore:
 def results_of(rows: list[dict[str, Any]]) -> list[TableResult]:
     out = []
     for row in rows:
-        if not row["over"]:
+        if row["standings"] is None:  # in play, or void: nobody scores there
             continue
         by_seat = sorted(row["standings"], key=lambda x: x["seat"])
         out.append(
