@@ -38,7 +38,6 @@ from riichi.platform.daily import (
 from riichi.rules import find_ruleset
 from riichi.server.storage import (
     Account,
-    NewTable,
     StorageError,
     StoredTable,
     accounts,
@@ -46,7 +45,7 @@ from riichi.server.storage import (
     game_stats,
     tables,
 )
-from riichi.server.table import HUMAN, ProtocolError, SeatSpec
+from riichi.server.table import HUMAN, ProtocolError, SeatSpec, fresh_table, roster_seat
 
 if TYPE_CHECKING:
     from riichi.server.hub import Server
@@ -157,22 +156,17 @@ class DailyDesk:
         rules = find_ruleset(RULES)
         seats = [SeatSpec(HUMAN, account.name, None, account.id)]
         seats += [
-            SeatSpec("defensive", f"daily {s + 1} {BOT_LABEL}") for s in range(1, rules.players)
+            roster_seat(s, "defensive", f"daily {s + 1} {BOT_LABEL}")
+            for s in range(1, rules.players)
         ]
-        salt = secrets.token_hex(16)
-        now = self.server.clock.now()
-        new = NewTable(
-            id=secrets.token_hex(8),
-            rules=rules.to_dict(),
+        new = fresh_table(
+            rules,
+            seats,
+            "daily",
+            self.server.clock.now(),
             seed=seed,
-            salt=salt,
-            commitment=commitment(seed, salt),
-            # the computers' stream follows the day: the same play meets the same replies
+            # the computers follow the day: the same play meets the same replies
             bot_seed=commitment(seed, "bots")[:32],
-            seed_public=False,
-            seats=[s.to_dict() for s in seats],
-            created=now,
-            kind="daily",
             daily=(day, account.id),
             reveal=day_start(day) + DAY,
         )

@@ -11,7 +11,6 @@ import asyncio
 import gc
 import json
 import logging
-import secrets
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -19,7 +18,6 @@ from typing import Any
 
 from async_lru import alru_cache
 
-from riichi.bots import BOT_LABEL
 from riichi.errors import RiichiError, excerpt
 from riichi.formats.tenhou6 import write_tenhou6
 from riichi.game import Match, commitment
@@ -50,8 +48,10 @@ from riichi.server.table import (
     ProtocolError,
     SeatSpec,
     final_of,
+    fresh_table,
     load_match,
     public_info,
+    roster_seat,
     rules_of,
     seat_specs,
     start_clocks,
@@ -299,22 +299,16 @@ class Server:
             raise ProtocolError(
                 f"a seed is 1 to {SEED_LENGTH} printable ASCII characters, got {excerpt(chosen)}"
             )
-        seed = chosen or secrets.token_hex(16)
-        salt = secrets.token_hex(16)
         # Bots draw from their own secret stream; at a table whose wall was chosen (and
         # is shown to all), they follow that seed too, so a practice deal replays exactly.
-        bot_seed = secrets.token_hex(16) if chosen is None else commitment(chosen, "bots")[:32]
-        new = NewTable(
-            id=secrets.token_hex(8),
-            rules=rules.to_dict(),
-            seed=seed,
-            salt=salt,
-            commitment=commitment(seed, salt),
-            bot_seed=bot_seed,
+        new = fresh_table(
+            rules,
+            seats,
+            kind,
+            self.clock.now(),
+            seed=chosen,
+            bot_seed=None if chosen is None else commitment(chosen, "bots")[:32],
             seed_public=chosen is not None,
-            seats=[s.to_dict() for s in seats],
-            created=self.clock.now(),
-            kind=kind,
             pool=pool,
             watchable=watchable,
             bet=bet,
@@ -392,27 +386,14 @@ class Server:
         names = await asyncio.to_thread(
             self.store.accounts.names, [w.account for w in group if w is not None]
         )
-        seats = []
-        for seat, entry in enumerate(group):
-            if entry is None:
-                seats.append(SeatSpec(ROSTER, f"{ROSTER} {seat + 1} {BOT_LABEL}"))
-            else:
-                seats.append(SeatSpec(HUMAN, names[entry.account], None, entry.account))
+        seats = [
+            roster_seat(seat, ROSTER)
+            if entry is None
+            else SeatSpec(HUMAN, names[entry.account], None, entry.account)
+            for seat, entry in enumerate(group)
+        ]
         pool = next(w.pool for w in group if w is not None)
-        seed, salt = secrets.token_hex(16), secrets.token_hex(16)
-        new = NewTable(
-            id=secrets.token_hex(8),
-            rules=rules.to_dict(),
-            seed=seed,
-            salt=salt,
-            commitment=commitment(seed, salt),
-            bot_seed=secrets.token_hex(16),
-            seed_public=False,
-            seats=[s.to_dict() for s in seats],
-            created=self.clock.now(),
-            kind="rated",
-            pool=pool,
-        )
+        new = fresh_table(rules, seats, "rated", self.clock.now(), pool=pool)
         return await self.open_table(new, rules, seats, from_queue=True)
 
     async def mine(self, account: Account) -> list[dict[str, Any]]:

@@ -40,7 +40,7 @@ import orjson
 
 from riichi.bots import BOT_LABEL, Bot, make_bot
 from riichi.errors import RiichiError, excerpt
-from riichi.game import Action, IllegalActionError, Match, Phase, observe
+from riichi.game import Action, IllegalActionError, Match, Phase, commitment, observe
 from riichi.game.stats import hand_changes, seat_stats
 from riichi.platform import POLICIES, ClockPolicy, ClockState, Pool, clocks, timeout_action
 from riichi.platform.spectating import HAND, Delay
@@ -53,6 +53,7 @@ from riichi.server.storage import (
     ActionRow,
     ClockRow,
     Final,
+    NewTable,
     SeatFinal,
     Store,
     StoredTable,
@@ -120,6 +121,39 @@ class SeatSpec:
         return self.token_hash is not None and hmac.compare_digest(
             self.token_hash, token_hash(token)
         )
+
+
+def fresh_table(
+    rules: RuleSet,
+    seats: list[SeatSpec],
+    kind: str,
+    now: float,
+    seed: str | None = None,
+    bot_seed: str | None = None,
+    **fields: Any,
+) -> NewTable:
+    """A new table's row: a fresh id and salt, the commitment to its seed (a secret
+    random one unless given) and the bots' own secret stream (unless given)."""
+    seed = seed or secrets.token_hex(16)
+    salt = secrets.token_hex(16)
+    return NewTable(
+        id=secrets.token_hex(8),
+        rules=rules.to_dict(),
+        seed=seed,
+        salt=salt,
+        commitment=commitment(seed, salt),
+        bot_seed=bot_seed or secrets.token_hex(16),
+        seed_public=fields.pop("seed_public", False),
+        seats=[s.to_dict() for s in seats],
+        created=now,
+        kind=kind,
+        **fields,
+    )
+
+
+def roster_seat(seat: int, kind: str = "defensive", name: str | None = None) -> SeatSpec:
+    """A roster computer's seat, labelled as a bot."""
+    return SeatSpec(kind, name or f"{kind} {seat + 1} {BOT_LABEL}")
 
 
 def person_name(given: str | None, seat: int) -> str:

@@ -35,7 +35,6 @@ from sqlalchemy.engine import Engine
 
 from riichi.bots import BOT_LABEL
 from riichi.errors import excerpt
-from riichi.game import commitment
 from riichi.platform import Pool
 from riichi.platform.chips import HOUSE, Transfer, account_ledger, escrow
 from riichi.platform.tournaments import (
@@ -53,7 +52,6 @@ from riichi.platform.tournaments import (
 from riichi.rules import RuleSet
 from riichi.server.storage import (
     Account,
-    NewTable,
     StorageError,
     entrants,
     post,
@@ -61,7 +59,15 @@ from riichi.server.storage import (
     tournament_tables,
     tournaments,
 )
-from riichi.server.table import HUMAN, NotFound, ProtocolError, SeatSpec, rules_of
+from riichi.server.table import (
+    HUMAN,
+    NotFound,
+    ProtocolError,
+    SeatSpec,
+    fresh_table,
+    roster_seat,
+    rules_of,
+)
 
 if TYPE_CHECKING:
     from riichi.server.hub import Server
@@ -559,26 +565,19 @@ class TournamentDesk:
         for number, seated in enumerate(seating, start=1):
             if number in have:
                 continue
-            seats = []
-            for s, player in enumerate(seated):
-                if player is None:
-                    seats.append(SeatSpec(ROSTER, f"{ROSTER} {s + 1} {BOT_LABEL}"))
-                elif player.startswith("account:"):
-                    seats.append(SeatSpec(HUMAN, names[player], None, int(player[8:])))
-                else:
-                    seats.append(SeatSpec(ROSTER, names[player]))
-            seed, salt = secrets.token_hex(16), secrets.token_hex(16)
-            new = NewTable(
-                id=secrets.token_hex(8),
-                rules=t.rules.to_dict(),
-                seed=seed,
-                salt=salt,
-                commitment=commitment(seed, salt),
-                bot_seed=secrets.token_hex(16),
-                seed_public=False,
-                seats=[spec.to_dict() for spec in seats],
-                created=self.server.clock.now(),
-                kind="tournament",
+            seats = [
+                roster_seat(s, ROSTER)
+                if player is None
+                else SeatSpec(HUMAN, names[player], None, int(player[8:]))
+                if player.startswith("account:")
+                else roster_seat(s, ROSTER, names[player])
+                for s, player in enumerate(seated)
+            ]
+            new = fresh_table(
+                t.rules,
+                seats,
+                "tournament",
+                self.server.clock.now(),
                 pool=t.pool,
                 watchable=True,
                 tournament=(t.id, round_, number, list(seated)),
