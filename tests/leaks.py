@@ -29,6 +29,8 @@ TILE_KEYS = frozenset(
         "dora_indicators",
         "discards",
         "meld_tiles",
+        "called",  # meld_info's called tile
+        "added",  # meld_info's added tile of a kakan
         "kita",
         "ura",
         "hands",
@@ -62,6 +64,11 @@ STATE_KEYS = frozenset(
         "players",
         "red",
         "standings",
+        "meld_info",  # the called sets again, tile ids checked under TILE_KEYS
+        "last_discard",  # [seat, place in its river]
+        # the seat's own waits: kinds and how many it has not seen, counted from its
+        # hand and the table (so no tile of anyone else's)
+        "tenpai",
     }
 )
 # Every field each event may carry, so a new field (a leak by another name) is noticed.

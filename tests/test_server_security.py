@@ -89,6 +89,7 @@ def test_nothing_sent_lets_a_seat_or_spectator_rebuild_an_unseen_tile(tmp_path: 
     seed, salt = record["seed"], record["salt"]
     truth = Truth(record)
     problems = []
+    checked_ended = 0
     for viewer in viewers:
         received = "".join(viewer.texts)
         # the seed and the salt appear nowhere before the end: not even in part
@@ -102,11 +103,23 @@ def test_nothing_sent_lets_a_seat_or_spectator_rebuild_an_unseen_tile(tmp_path: 
                 continue
             if message["state"] is not None:  # a spectator before the first hand ends
                 problems += truth.check_state(message["state"], viewer.seat, message["version"])
+            if message.get("ended") is not None:  # the hand that just ended, at its end
+                cut = next(  # the next deal, or the match's end
+                    (
+                        i
+                        for i in range(first, message["version"])
+                        if truth.events[i]["type"] == "start_hand"
+                    ),
+                    message["version"],
+                )
+                problems += truth.check_state(message["ended"], viewer.seat, cut)
+                checked_ended += 1
             indices = [i for i in range(first, message["version"]) if _visible(truth, i, viewer)]
             assert len(indices) == len(events), "a viewer got more or fewer events than its own"
             for index, event in zip(indices, events, strict=True):
                 problems += truth.check_event(event, index, viewer.seat)
     assert problems == []
+    assert checked_ended >= 4  # each seat saw at least one hand's end as it stood
     assert all(seed[:12] not in text for text in answers[:1])
     # the end reveals the seed and salt, which hash to the commitment published at the start
     assert record["commitment"] == table["commitment"]

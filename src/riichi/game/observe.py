@@ -72,7 +72,9 @@ def observe(match: Match, seat: int | None, kyoku: Kyoku | None = None) -> Obser
     ``kyoku`` when given (a hand that has ended, as it stood at its end)."""
     k = match.kyoku if kyoku is None else kyoku
     mine = k.seats[seat] if seat is not None else None
-    legal = tuple(match.legal_actions().get(seat, ())) if seat is not None else ()
+    # a hand that has ended offers nobody anything
+    live = kyoku is None or kyoku is match.kyoku
+    legal = tuple(match.legal_actions().get(seat, ())) if seat is not None and live else ()
     return Observation(
         seat=seat,
         rules=match.rules,

@@ -385,6 +385,7 @@ def create_app(
                     "players": r.players,
                     "length": r.length.value,
                     "lengths": [x.value for x in r.lengths],
+                    "ruleset": r.to_dict(),
                 }
                 for r in PRESETS.values()
             ]

@@ -41,6 +41,7 @@ import orjson
 from riichi.bots import BOT_LABEL, Bot, make_bot
 from riichi.errors import RiichiError, excerpt
 from riichi.game import Action, IllegalActionError, Match, Phase, commitment, observe
+from riichi.game.kyoku import Kyoku
 from riichi.game.stats import hand_changes, seat_stats
 from riichi.platform import POLICIES, ClockPolicy, ClockState, Pool, clocks, timeout_action
 from riichi.platform.spectating import HAND, Delay
@@ -550,6 +551,7 @@ class LiveTable:
         seq = len(self.match.actions)
         hands = len(self.match.results)
         now = self.clock.now()
+        kyoku = self.match.kyoku
         self.match.apply(seat, action)
         standings = self.match.standings
         clock = None
@@ -579,7 +581,7 @@ class LiveTable:
             if self.timer is not None and stored.clock:
                 self.timer = ClockState.from_dict(stored.clock)
             raise ProtocolError(f"table {self.id}: the action could not be stored; retry") from None
-        self._publish(before)
+        self._publish(before, kyoku if len(self.match.results) > hands else None)
 
     def _bot_to_move(self) -> int | None:
         if not self.bots or (self.timer is not None and self.timer.pause_until is not None):
@@ -673,7 +675,10 @@ class LiveTable:
             cached = self._snapshots[(None, kind)] = (view.version, text)
         return f'{cached[1][:-1]},"spectators":{self.spectators}}}'
 
-    def _publish(self, before: int) -> None:
+    def _publish(self, before: int, ended: Kyoku | None = None) -> None:
+        """Send each viewer what is new since version ``before``; when a hand has just
+        ended (``ended``), each seat's view of it as it stood at its end comes too, so
+        the result is shown over the final board, not over the next deal."""
         self._published = self._info()
         new = self.match.events[before:]
         players = [s.public() for s in self.seats]
@@ -696,16 +701,17 @@ class LiveTable:
             if text is None:
                 if viewer.seat is None:
                     continue  # the spectators' view has not moved
-                text = texts[viewer.seat] = to_json(
-                    {
-                        "type": "update",
-                        "from": before,
-                        "version": self.version,
-                        "events": [e.to_dict() for e in new if e.visible_to(viewer.seat)],
-                        "state": seat_state(self.match, viewer.seat, players),
-                        "clock": self.clock_view(viewer.seat),
-                    }
-                )
+                message = {
+                    "type": "update",
+                    "from": before,
+                    "version": self.version,
+                    "events": [e.to_dict() for e in new if e.visible_to(viewer.seat)],
+                    "state": seat_state(self.match, viewer.seat, players),
+                    "clock": self.clock_view(viewer.seat),
+                }
+                if ended is not None:
+                    message["ended"] = seat_state(self.match, viewer.seat, players, ended)
+                text = texts[viewer.seat] = to_json(message)
             viewer.put(text)
         if self.match.over and not self.viewers and self.on_idle is not None:
             self.on_idle(self)

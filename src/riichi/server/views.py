@@ -7,9 +7,12 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from riichi.game import Match, observe
+from riichi.bots.efficiency import visible_counts
+from riichi.game import Match, Observation, observe
 from riichi.game.kyoku import Kyoku
-from riichi.tiles import red_fives_set
+from riichi.hand import ukeire, waits
+from riichi.scoring.melds import Meld, MeldType
+from riichi.tiles import counts_of, red_fives_set
 
 
 def seat_state(
@@ -20,11 +23,63 @@ def seat_state(
 ) -> dict[str, Any]:
     """The observation of ``seat`` (None: a spectator) and what every viewer may know;
     of the finished hand ``kyoku`` as it stood at its end, when given."""
-    state = observe(match, seat, kyoku).to_dict()
+    k = match.kyoku if kyoku is None else kyoku
+    obs = observe(match, seat, kyoku)
+    state = obs.to_dict()
     state["players"] = list(players)
     state["red"] = sorted(red_fives_set(match.rules.red_fives))
     state["standings"] = standings_of(match)
+    state["meld_info"] = [
+        [_meld(m, s, len(k.seats)) for m in sk.melds] for s, sk in enumerate(k.seats)
+    ]
+    state["last_discard"] = _last_discard(k)
+    state["tenpai"] = None if seat is None or kyoku is not None else tenpai_help(obs)
     return state
+
+
+def _meld(meld: Meld, seat: int, players: int) -> dict[str, Any]:
+    """A set as the table draws it: which tile was called and from which side (1 the
+    seat to the right, 2 across, 3 the left, counted counter-clockwise), the added
+    tile of a kakan."""
+    return {
+        "type": meld.type.value,
+        "tiles": list(meld.tiles),
+        "called": meld.called,
+        "from": None if meld.from_seat is None else (meld.from_seat - seat) % players,
+        "added": meld.tiles[3] if meld.type is MeldType.KAKAN else None,
+    }
+
+
+def _last_discard(k: Kyoku) -> list[int] | None:
+    """[seat, place in its river] of the latest discard of the hand."""
+    latest = None
+    for event in k.events:
+        if event.type == "discard":
+            latest = event.data["seat"]
+    if latest is None or not k.seats[latest].discards:
+        return None
+    return [latest, len(k.seats[latest].discards) - 1]
+
+
+def tenpai_help(obs: Observation) -> dict[str, Any] | None:
+    """For the seat's own eyes: with 14 tiles, each discard that leaves it tenpai and the
+    waits it leaves; with 13, its waits. Each wait with how many are still unseen by
+    this seat (its hand, the rivers, the called sets and the indicators)."""
+    if obs.hand is None or obs.seat is None:
+        return None
+    counts = counts_of(obs.hand)
+    seen = visible_counts(obs)
+    melds = len(obs.meld_tiles[obs.seat])
+
+    def unseen(kinds: Sequence[int]) -> list[list[int]]:
+        return [[k, max(0, 4 - counts[k] - seen[k])] for k in kinds]
+
+    if sum(counts) % 3 == 2:
+        table = ukeire(counts, seen, melds).discards
+        keep = {row.discard: unseen(row.kinds) for row in table if row.shanten == 0}
+        return {"discards": {str(k): v for k, v in keep.items()}} if keep else None
+    found = waits(counts, melds)
+    return {"waits": unseen(found.kinds)} if found.tenpai else None
 
 
 def standings_of(match: Match) -> list[dict[str, Any]] | None:
@@ -43,19 +98,36 @@ def replay_frames(match: Match, players: Sequence[dict[str, Any]]) -> list[dict[
     frames = [_frame(again, players, None, 0)]
     for seat, action in match.actions:
         before = len(again.events)
+        kyoku, hands = again.kyoku, len(again.results)
         again.apply(seat, action)
-        frames.append(_frame(again, players, f"{again.players[seat]}: {action}", before))
+        label = f"{again.players[seat]}: {action}"
+        if len(again.results) == hands or again.over:
+            frames.append(_frame(again, players, label, before))
+            continue
+        # a hand ended: its final board with the result, then the next deal on its own
+        deal = next(
+            i for i in range(before, len(again.events)) if again.events[i].type == "start_hand"
+        )
+        frames.append(_frame(again, players, label, before, kyoku, deal))
+        frames.append(_frame(again, players, "deal", deal))
     return frames
 
 
 def _frame(
-    match: Match, players: Sequence[dict[str, Any]], label: str | None, since: int
+    match: Match,
+    players: Sequence[dict[str, Any]],
+    label: str | None,
+    since: int,
+    kyoku: Kyoku | None = None,
+    until: int | None = None,
 ) -> dict[str, Any]:
-    state = seat_state(match, None, players)
-    views = [observe(match, s) for s in range(match.rules.players)]
+    """The table after an action, every hand open: of the hand ``kyoku`` as it ended
+    (events ``since`` up to ``until``), else as it is now."""
+    state = seat_state(match, None, players, kyoku)
+    views = [observe(match, s, kyoku) for s in range(match.rules.players)]
     state["hands"] = [list(v.hand or ()) for v in views]
     state["drawns"] = [v.drawn for v in views]
-    state["hand_index"] = match.hand_index
+    state["hand_index"] = match.hand_index - (kyoku is not None)
     state["label"] = label
-    state["events"] = [e.to_dict() for e in match.events[since:]]
+    state["events"] = [e.to_dict() for e in match.events[since:until]]
     return state
