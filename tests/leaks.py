@@ -84,14 +84,14 @@ EVENT_KEYS = {
     "kakan": {"seat", "tile"},
     "kita": {"seat", "tile"},
     "dora": {"indicator"},
-    "win": {"hand", "melds", "result", "seat", "source", "ura"},
+    "win": {"hand", "melds", "result", "seat", "source", "tile", "ura"},
     "ryuukyoku": {"deltas", "hands", "kind", "nagashi", "tenpai"},
     "end_hand": {"deltas", "honba", "kind", "scores", "sticks"},
     "end_match": {"standings"},
 }
 # What the rules reveal at a hand's end: the winner's hand (and its reading), the ura
 # indicators, the hands shown at a draw.
-REVEALED = {"win": ("hand", "ura", "result"), "ryuukyoku": ("hands",)}
+REVEALED = {"win": ("hand", "tile", "ura", "result"), "ryuukyoku": ("hands",)}
 
 
 def tile_ids(value: Any, under_tile_key: bool = False) -> Iterator[int]:

@@ -378,7 +378,7 @@ class Kyoku:
             assert self.drawn is not None
             result = self._score(s, self.drawn, tsumo=True)
             assert result is not None
-            self._finish_wins([(s, None, result)])
+            self._finish_wins([(s, None, result)], self.drawn)
         elif kind is ActionType.KYUUSHU:
             self._abort("nine-terminals", shown={s: sorted(self.seats[s].hand)})
         elif kind in (ActionType.DISCARD, ActionType.RIICHI):
@@ -686,7 +686,7 @@ class Kyoku:
                 result = self._score(o, tile, tsumo=False, first=o == winners[0])
                 assert result is not None
                 wins.append((o, s, result))
-            self._finish_wins(wins)
+            self._finish_wins(wins, tile)
             return
         self.phase = Phase.TURN
         if self.claim is Claim.KAKAN:
@@ -834,7 +834,7 @@ class Kyoku:
         except NoYakuError:
             return None
 
-    def _finish_wins(self, wins: list[tuple[int, int | None, ScoreResult]]) -> None:
+    def _finish_wins(self, wins: list[tuple[int, int | None, ScoreResult]], tile: int) -> None:
         transfers = []
         sticks: dict[int, int] = {}
         for o, _, result in wins:
@@ -853,6 +853,7 @@ class Kyoku:
                 "win",
                 seat=o,
                 source=src,
+                tile=tile,  # the winning tile, set apart when the hand is shown
                 hand=sorted(self.seats[o].hand),
                 melds=[str(m) for m in self.seats[o].melds],
                 ura=list(self.wall.ura[: self.dora_shown]) if self.seats[o].riichi else [],

@@ -38,11 +38,12 @@ function tileEl(tile, extra) {
   const node = el("span", "tile" + (extra ? " " + extra : ""));
   if (tile === null || tile === undefined) {
     node.classList.add("back");
+    node.setAttribute("aria-hidden", "true");
     return node;
   }
   const img = el("img");
   img.src = `/static/tiles/${tileArt(tile)}.svg`;
-  img.alt = tileName(tile);
+  img.alt = tileSpoken(tile);
   node.title = tileName(tile);
   node.dataset.tile = tile;
   node.appendChild(img);
@@ -217,7 +218,9 @@ async function showLobby() {
     }
   };
   rules.addEventListener("change", refresh);
+  rules.addEventListener("change", () => fillRuleMenu(byName[rules.value]));
   refresh();
+  fillRuleMenu(byName[rules.value]);
   $("#new-table").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const form = new FormData(ev.target);
@@ -232,8 +235,9 @@ async function showLobby() {
       watchable: form.get("watchable") === "on",
     };
     if (form.get("seed")) body.seed = form.get("seed");
+    body.switches = ruleMenuChanges(p);
     if (form.get("switches")) {
-      try { body.switches = JSON.parse(form.get("switches")); } catch (err) {
+      try { Object.assign(body.switches, JSON.parse(form.get("switches"))); } catch (err) {
         setStatus(`rule switches are a JSON object: ${err.message}`);
         return;
       }
@@ -292,74 +296,223 @@ async function showLobby() {
   if (games.length === 0) $("#games").appendChild(el("li", "muted", "none yet"));
 }
 
+// ------------------------------------------------------------------ the rule menu
+
+// The value a control of the rule menu holds now, in the ruleset's terms.
+function ruleControlValue(node) {
+  if (node.dataset.kind === "set") {
+    return [...node.querySelectorAll("input:checked")].map((i) => i.value).sort();
+  }
+  if (node.dataset.kind === "uma") {
+    return [...node.querySelectorAll("input")].map((i) => Math.round(Number(i.value || 0) * 1000));
+  }
+  if (node.type === "checkbox") return node.checked;
+  return Number(node.value);
+}
+
+function markRuleChange(node, preset) {
+  const now = JSON.stringify(ruleControlValue(node));
+  const was = JSON.stringify(preset.ruleset[node.dataset.rule]);
+  const label = node.closest("label") || node;
+  label.classList.toggle("changed", now !== was);
+}
+
+// Shows the preset's values in the rule menu (004's rules menu), each change marked.
+function fillRuleMenu(preset) {
+  const r = preset.ruleset;
+  document.querySelectorAll("#rule-menu [data-rule]").forEach((node) => {
+    const value = r[node.dataset.rule];
+    if (node.dataset.kind === "set") {
+      node.querySelectorAll("input").forEach((i) => { i.checked = value.includes(i.value); });
+    } else if (node.dataset.kind === "uma") {
+      const box = node.querySelector(".uma-inputs");
+      box.replaceChildren();
+      value.forEach((v, i) => {
+        const input = el("input");
+        input.type = "number";
+        input.step = "1";
+        input.value = String(v / 1000);
+        input.setAttribute("aria-label", `uma for place ${i + 1}`);
+        input.addEventListener("input", () => markRuleChange(node, preset));
+        box.appendChild(input);
+      });
+    } else if (node.type === "checkbox") {
+      node.checked = Boolean(value);
+    } else {
+      node.value = String(value);
+    }
+    node.onchange = () => markRuleChange(node, preset);
+    markRuleChange(node, preset);
+  });
+}
+
+function ruleMenuChanges(preset) {
+  const out = {};
+  document.querySelectorAll("#rule-menu [data-rule]").forEach((node) => {
+    const value = ruleControlValue(node);
+    if (JSON.stringify(value) !== JSON.stringify(preset.ruleset[node.dataset.rule])) out[node.dataset.rule] = value;
+  });
+  return out;
+}
+
 // ------------------------------------------------------------------ table drawing
 
-// Draws one state. `view` is the seat at the bottom; `open` gives every hand (replays);
+const FULL_HONORS = ["East", "South", "West", "North", "White dragon", "Green dragon", "Red dragon"];
+const SUIT_WORDS = ["characters", "dots", "bamboo"];
+
+// What a screen reader says for a tile: "red 5 dots", "White dragon".
+function tileSpoken(tile) {
+  const k = kindOf(tile);
+  if (k >= 27) return FULL_HONORS[k - 27];
+  return `${RED.has(tile) ? "red " : ""}${(k % 9) + 1} ${SUIT_WORDS[Math.floor(k / 9)]}`;
+}
+
+function kindSpoken(k) { return k >= 27 ? FULL_HONORS[k - 27] : `${(k % 9) + 1} ${SUIT_WORDS[Math.floor(k / 9)]}`; }
+
+function kindTile(k) { return k * 4 + (k < 27 && k % 9 === 4 ? 1 : 0); }  // a plain copy to draw a kind
+
+// The hand without the drawn tile: the state's hand holds it, the table shows it apart.
+function withoutDrawn(hand, drawn) {
+  const rest = [...hand];
+  if (drawn !== null && drawn !== undefined) {
+    const i = rest.indexOf(drawn);
+    if (i >= 0) rest.splice(i, 1);
+  }
+  return rest;
+}
+
+// A river in rows of six; a called tile is gone to its caller's set (a riichi tile taken
+// that way passes its sideways turn to the next tile); the latest discard is marked.
+function riverEl(discards, isLast) {
+  const river = el("div", "river");
+  let row = null;
+  let count = 0;
+  let sidewaysOwed = false;
+  discards.forEach(([t, tsumogiri, riichi, called], i) => {
+    if (called) {
+      if (riichi) sidewaysOwed = true;
+      return;
+    }
+    if (count % 6 === 0) { row = el("div", "river-row"); river.appendChild(row); }
+    count++;
+    const cls = ["r"];
+    if (riichi || sidewaysOwed) { cls.push("sideways"); sidewaysOwed = false; }
+    if (tsumogiri) cls.push("tsumogiri");
+    if (isLast(i)) cls.push("last");
+    const node = tileEl(t, cls.join(" "));
+    const notes = [];
+    if (tsumogiri) notes.push("drawn and discarded");
+    if (riichi) notes.push("riichi");
+    if (isLast(i)) notes.push("latest discard");
+    if (notes.length) node.querySelector("img").alt += ` (${notes.join(", ")})`;
+    row.appendChild(node);
+  });
+  return river;
+}
+
+// A set with the called tile sideways on the side it came from (1 right, 2 across,
+// 3 left); a kakan's added tile stacked on it; a closed kan with its ends face down.
+function meldEl(m) {
+  const group = el("span", "meld");
+  group.setAttribute("role", "img");
+  const rest = m.tiles.filter((t) => t !== m.called && t !== m.added).sort((a, b) => a - b);
+  group.setAttribute("aria-label", `${m.type} of ${m.tiles.map(tileSpoken).join(", ")}`);
+  if (m.type === "ankan") {
+    rest.forEach((t, i) => group.appendChild(tileEl(i === 0 || i === 3 ? null : t, "m")));
+    return group;
+  }
+  const at = m.from === 3 ? 0 : m.from === 2 ? 1 : rest.length;
+  const called = el("span", "called-stack");
+  called.appendChild(tileEl(m.called, "m sideways"));
+  if (m.added !== null) called.appendChild(tileEl(m.added, "m sideways"));
+  rest.forEach((t, i) => {
+    if (i === at) group.appendChild(called);
+    group.appendChild(tileEl(t, "m"));
+  });
+  if (at >= rest.length) group.appendChild(called);
+  return group;
+}
+
+// Draws one state. `view` is the seat at the bottom; `open` shows every hand (replays);
 // a spectator sees every hand's back, the bottom one too.
 function drawTable(state, view, open, spectating = false, root = document) {
   RED = new Set(state.red);
   const n = state.players.length;
-  root.querySelector(".board").dataset.players = n;
+  const board = root.querySelector(".board");
+  board.dataset.players = n;
   const center = root.querySelector(".center");
   center.replaceChildren();
-  const handNo = state.dealer + 1;
-  center.appendChild(el("div", "round", `${WINDS[state.round_wind - 27] || "?"} ${handNo}`));
+  const round = `${WINDS[state.round_wind - 27] || "?"} ${state.dealer + 1}`;
+  center.appendChild(el("div", "round", round));
   center.appendChild(el("div", "honba", `honba ${state.honba} · sticks ${state.sticks}`));
-  center.appendChild(el("div", "left", `tiles left ${state.live_left}`));
+  center.appendChild(el("div", "left", `${state.live_left} tiles left`));
   const dora = el("div", "dora");
   dora.appendChild(el("span", "label", "dora "));
-  for (const t of state.dora_indicators) dora.appendChild(tileEl(t, "small"));
+  for (const t of state.dora_indicators) dora.appendChild(tileEl(t, "m"));
   center.appendChild(dora);
-
-  root.querySelectorAll(".seat-area").forEach((a) => { a.replaceChildren(); a.hidden = true; });
+  const last = state.last_discard;
+  const meldInfo = state.meld_info || state.meld_tiles.map(() => []);
+  root.querySelectorAll(".seat-zone").forEach((z) => { z.replaceChildren(); z.hidden = true; });
   for (let s = 0; s < n; s++) {
     const pos = (s - view + n) % n;
-    const area = root.querySelector(`.seat-area[data-pos="${n === 3 && pos === 2 ? 3 : pos}"]`);
-    area.hidden = false;
-    area.dataset.seat = s;
-    const head = el("div", "seat-head" + (state.current === s ? " current" : ""));
+    const zone = root.querySelector(`.seat-zone[data-pos="${n === 3 && pos === 2 ? 3 : pos}"]`);
+    zone.hidden = false;
+    zone.dataset.seat = s;
     const wind = WINDS[(s - state.dealer + n) % n];
     const player = state.players[s];
-    head.appendChild(el("span", "wind", wind[0]));
-    head.appendChild(el("span", "name", player.name));
-    head.appendChild(el("span", "score", String(state.scores[s])));
+    const plate = el("div", "plate" + (state.current === s && !state.over ? " current" : ""));
+    plate.setAttribute("aria-label", `${wind}: ${player.name}, ${state.scores[s]} points` +
+      `${state.riichi[s] ? ", in riichi" : ""}${state.current === s ? ", to play" : ""}`);
+    plate.appendChild(el("span", "wind", wind[0]));
+    plate.appendChild(el("span", "score", String(state.scores[s])));
+    plate.appendChild(el("span", "name", player.name));
     const clock = el("span", "clock");
     clock.dataset.seat = s;
-    head.appendChild(clock);
-    if (state.riichi[s]) head.appendChild(el("span", "riichi-stick", "riichi"));
-    area.appendChild(head);
+    plate.appendChild(clock);
+    if (state.riichi[s]) plate.appendChild(el("span", "riichi-stick", ""));
+    zone.appendChild(plate);
+    zone.appendChild(riverEl(state.discards[s], (i) => last && last[0] === s && last[1] === i));
+    const edge = el("div", "edge");
     if (open && state.hands) {
-      const hand = el("div", "hand small-hand");
-      for (const t of state.hands[s]) hand.appendChild(tileEl(t, "small"));
-      if (state.drawns[s] !== null) hand.appendChild(tileEl(state.drawns[s], "small drawn"));
-      area.appendChild(hand);
+      const hand = el("div", "hand open-hand");
+      for (const t of withoutDrawn(state.hands[s], state.drawns[s])) hand.appendChild(tileEl(t, "h"));
+      if (state.drawns[s] !== null) hand.appendChild(tileEl(state.drawns[s], "h drawn"));
+      edge.appendChild(hand);
     } else if (s !== view || spectating) {
-      const hand = el("div", "hand small-hand hidden-hand");
-      for (let i = 0; i < state.hand_sizes[s]; i++) hand.appendChild(tileEl(null, "small"));
-      area.appendChild(hand);
+      const hand = el("div", "hand hidden-hand");
+      hand.setAttribute("role", "img");
+      hand.setAttribute("aria-label", `${state.hand_sizes[s]} concealed tiles`);
+      for (let i = 0; i < state.hand_sizes[s]; i++) hand.appendChild(tileEl(null, "h"));
+      edge.appendChild(hand);
     }
     const melds = el("div", "melds");
-    for (const m of state.meld_tiles[s]) {
-      const group = el("span", "meld");
-      for (const t of m) group.appendChild(tileEl(t, "small"));
-      melds.appendChild(group);
-    }
-    area.appendChild(melds);
-    const river = el("div", "river");
-    for (const [t, tsumogiri, riichi, called] of state.discards[s]) {
-      const cls = ["small"];
-      if (riichi) cls.push("sideways");
-      if (called) cls.push("called");
-      if (tsumogiri) cls.push("tsumogiri");
-      river.appendChild(tileEl(t, cls.join(" ")));
-    }
-    area.appendChild(river);
+    for (const m of meldInfo[s]) melds.appendChild(meldEl(m));
+    for (const t of (state.kita || [])[s] || []) melds.appendChild(tileEl(t, "m"));
+    edge.appendChild(melds);
+    zone.appendChild(edge);
   }
 }
 
 // ------------------------------------------------------------------ results
 
-function resultHtml(events, players) {
+function handTiles(tiles, winning) {
+  const box = el("div", "hand result-hand");
+  const rest = [...tiles];
+  const i = winning === undefined ? -1 : rest.indexOf(winning);
+  if (i >= 0) rest.splice(i, 1);
+  for (const t of rest.sort((a, b) => a - b)) box.appendChild(tileEl(t, "h"));
+  if (i >= 0) box.appendChild(tileEl(winning, "h drawn winning"));
+  return box;
+}
+
+// The melds of a winning hand, from the ended state (tiles, called sideways).
+function meldsOf(state, seat) {
+  const box = el("div", "melds");
+  for (const m of ((state && state.meld_info) || [])[seat] || []) box.appendChild(meldEl(m));
+  return box;
+}
+
+function resultHtml(events, players, state) {
   const box = el("div");
   for (const e of events) {
     if (e.type === "win") {
@@ -367,33 +520,49 @@ function resultHtml(events, players) {
       const who = players[e.seat].name;
       const how = e.source === null || e.source === e.seat ? "tsumo" : `ron from ${players[e.source].name}`;
       box.appendChild(el("h3", null, `${who} wins by ${how}`));
-      const hand = el("div", "hand");
-      for (const t of e.hand) hand.appendChild(tileEl(t, "small"));
-      for (const m of e.melds) hand.appendChild(el("span", "meld-text", ` ${m}`));
-      box.appendChild(hand);
+      const row = el("div", "win-row");
+      row.appendChild(handTiles(e.hand.includes(e.tile) ? e.hand : [...e.hand, e.tile], e.tile));
+      row.appendChild(meldsOf(state, e.seat));
+      box.appendChild(row);
       const yaku = el("ul", "yaku");
-      for (const y of r.yaku) yaku.appendChild(el("li", null, `${y.en} (${y.ja}) ${y.han} han`));
-      if (r.dora) yaku.appendChild(el("li", null, `dora ${r.dora}`));
-      if (r.aka) yaku.appendChild(el("li", null, `red fives ${r.aka}`));
-      if (r.ura) yaku.appendChild(el("li", null, `ura dora ${r.ura}`));
-      box.appendChild(yaku);
-      if (e.ura && e.ura.length) {
-        const ura = el("div", "dora");
-        ura.appendChild(el("span", "label", "ura indicators "));
-        for (const t of e.ura) ura.appendChild(tileEl(t, "small"));
-        box.appendChild(ura);
+      for (const y of r.yaku) {
+        const li = el("li");
+        li.appendChild(el("span", null, y.en));
+        const ja = el("span", "ja", ` ${y.ja}`);
+        ja.lang = "ja";
+        li.appendChild(ja);
+        li.appendChild(el("span", "han", ` ${y.han} han`));
+        yaku.appendChild(li);
       }
-      const fu = r.fu_items.map((i) => `${i.label} ${i.fu}`).join(", ");
+      if (r.dora) yaku.appendChild(el("li", null, `dora ${r.dora} han`));
+      if (r.aka) yaku.appendChild(el("li", null, `red fives ${r.aka} han`));
+      if (r.ura) yaku.appendChild(el("li", null, `ura dora ${r.ura} han`));
+      box.appendChild(yaku);
+      const ind = el("div", "dora");
+      ind.appendChild(el("span", "label", "dora indicators "));
+      for (const t of (state && state.dora_indicators) || []) ind.appendChild(tileEl(t, "m"));
+      if (e.ura && e.ura.length) {
+        ind.appendChild(el("span", "label", " ura indicators "));
+        for (const t of e.ura) ind.appendChild(tileEl(t, "m"));
+      }
+      box.appendChild(ind);
       const limit = r.limit && r.limit !== "none" ? ` · ${r.limit}` : "";
       box.appendChild(el("p", "value", r.yakuman
         ? `yakuman x${r.yakuman} · ${r.points} points`
         : `${r.han} han ${r.fu} fu${limit} · ${r.points} points`));
-      if (!r.yakuman) box.appendChild(el("p", "muted fu", `fu: ${fu}`));
+      if (!r.yakuman) box.appendChild(el("p", "muted fu", `fu: ${r.fu_items.map((i) => `${i.label} ${i.fu}`).join(", ")}`));
       const pays = r.payments.map((p) => `${players[p.seat].name} pays ${p.points}`).join("; ");
       box.appendChild(el("p", "payments", pays));
     } else if (e.type === "ryuukyoku") {
       box.appendChild(el("h3", null, e.kind === "exhaustive" ? "Exhaustive draw" : `Abortive draw: ${e.kind}`));
       if (e.tenpai) box.appendChild(el("p", null, `tenpai: ${e.tenpai.map((s) => players[s].name).join(", ") || "nobody"}`));
+      for (const [seat, tiles] of Object.entries(e.hands || {})) {
+        const row = el("div", "win-row");
+        row.appendChild(el("span", "who", `${players[seat].name}: `));
+        row.appendChild(handTiles(tiles));
+        row.appendChild(meldsOf(state, Number(seat)));
+        box.appendChild(row);
+      }
       if (e.nagashi && e.nagashi.length) box.appendChild(el("p", null, `nagashi mangan: ${e.nagashi.map((s) => players[s].name).join(", ")}`));
     } else if (e.type === "end_hand") {
       const deltas = el("table", "deltas");
@@ -425,20 +594,37 @@ function resultHtml(events, players) {
   return box;
 }
 
-function showResult(events, players) {
-  const ends = events.filter((e) => ["win", "ryuukyoku", "end_hand", "end_match"].includes(e.type));
-  if (!ends.length) return;
-  $("#result-body").replaceChildren(resultHtml(ends, players));
-  const dialog = $("#result");
-  if (!dialog.open) dialog.showModal();
+const END_EVENTS = ["win", "ryuukyoku", "end_hand", "end_match"];
+
+// The result over the board (which shows the hand as it ended); `done` runs on Next.
+function showResult(events, players, state, done) {
+  const ends = events.filter((e) => END_EVENTS.includes(e.type));
+  if (!ends.length) return false;
+  $("#result-body").replaceChildren(resultHtml(ends, players, state));
+  const panel = $("#result-panel");
+  panel.hidden = false;
+  const ok = $("#result-ok");
+  ok.onclick = () => { panel.hidden = true; if (done) done(); };
+  ok.focus();
+  return true;
+}
+
+// Japanese names only where a CJK font can draw them: otherwise English alone.
+function checkJapaneseFont() {
+  const canvas = document.createElement("canvas").getContext("2d");
+  canvas.font = "32px sans-serif";
+  const sample = canvas.measureText("立直").width;
+  const missing = canvas.measureText("\u{10FFFD}\u{10FFFD}").width;
+  if (Math.abs(sample - missing) < 0.5) document.body.classList.add("no-cjk");
 }
 
 // ------------------------------------------------------------------ playing
 
 const ACTION_LABELS = {
   tsumo: "Tsumo", ron: "Ron", chi: "Chi", pon: "Pon", kan: "Kan", ankan: "Kan (closed)",
-  kakan: "Kan (added)", kyuushu: "Nine terminals", pass: "Pass",
+  kakan: "Kan (added)", kyuushu: "Nine terminals", pass: "Pass", kita: "North aside",
 };
+const ACTION_KEYS = { tsumo: "w", ron: "w", chi: "c", pon: "p", kan: "k", ankan: "k", kakan: "k", pass: "n" };
 
 // Close codes after which reconnecting cannot help: a refused seat link, no such table.
 const FINAL_CLOSE_CODES = new Set([4403, 4404]);
@@ -454,7 +640,7 @@ function setClock(clock) {
 }
 
 function tickClocks() {
-  document.querySelectorAll(".seat-head .clock").forEach((node) => {
+  document.querySelectorAll(".plate .clock").forEach((node) => {
     node.textContent = "";
     node.className = "clock";
     if (!CLOCK) return;
@@ -481,8 +667,44 @@ function tickClocks() {
 }
 setInterval(tickClocks, 250);
 
+// Table options, kept in this browser.
+const OPTIONS = { autoWin: false, noCalls: false, tsumogiri: false, pace: 400 };
+function loadOptions() {
+  try { Object.assign(OPTIONS, JSON.parse(localStorage.getItem("riichi-options") || "{}")); } catch (err) { /* defaults */ }
+  const bind = (id, key) => {
+    const input = $(id);
+    if (input.type === "checkbox") input.checked = Boolean(OPTIONS[key]);
+    else input.value = OPTIONS[key];
+    input.addEventListener("change", () => {
+      OPTIONS[key] = input.type === "checkbox" ? input.checked : Math.max(0, Math.min(3000, Number(input.value) || 0));
+      localStorage.setItem("riichi-options", JSON.stringify(OPTIONS));
+    });
+  };
+  bind("#opt-auto-win", "autoWin");
+  bind("#opt-no-calls", "noCalls");
+  bind("#opt-tsumogiri", "tsumogiri");
+  bind("#opt-pace", "pace");
+}
+
+async function showRules(tableId) {
+  const info = await getJSON(`/api/tables/${tableId}`);
+  const list = $("#rules-list");
+  list.replaceChildren();
+  list.appendChild(el("dt", null, "preset"));
+  list.appendChild(el("dd", null, `${info.rules}, ${info.length}`));
+  for (const [k, v] of Object.entries(info.ruleset)) {
+    if (k === "name") continue;
+    list.appendChild(el("dt", null, k.replaceAll("_", " ")));
+    list.appendChild(el("dd", null, Array.isArray(v) ? v.join(", ") || "none" : String(v)));
+  }
+  $("#rules-dialog").showModal();
+}
+
 function playTable(tableId, token) {
   $("#table").hidden = false;
+  loadOptions();
+  checkJapaneseFont();
+  $("#show-rules").addEventListener("click", () => showRules(tableId));
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
   let ws = null;
@@ -493,7 +715,9 @@ function playTable(tableId, token) {
   let timed = false;  // on a clock: the result pauses play until everyone is ready
   let sent = false;  // an action is on its way: nothing is clickable until its ack or error
   let delay = "";  // how far behind a spectator watches
-  $("#result-ok").addEventListener("click", () => { if (timed && seat !== null && ws) send({ type: "ready" }); });
+  let focus = -1;  // the hand tile the keyboard points at
+  const queue = [];  // updates not shown yet: others' moves are paced, results wait for Next
+  let holding = false;
 
   const send = (msg) => ws.send(JSON.stringify(msg));
   const act = (action) => {
@@ -504,10 +728,31 @@ function playTable(tableId, token) {
     render();
   };
 
+  function lastDiscard() {
+    const ld = state.last_discard;
+    return ld ? [ld[0], state.discards[ld[0]][ld[1]][0]] : null;
+  }
+
+  // Decisions the options take for you; true when one was sent.
+  function automatic(legal) {
+    if (!legal.length || sent) return false;
+    const win = legal.find((a) => a.type === "tsumo" || a.type === "ron");
+    if (OPTIONS.autoWin && win) { act(win); return true; }
+    const calls = legal.filter((a) => ["chi", "pon", "kan"].includes(a.type));
+    const pass = legal.find((a) => a.type === "pass");
+    if (OPTIONS.noCalls && pass && !win && calls.length === legal.length - 1) { act(pass); return true; }
+    const onlyDiscards = legal.every((a) => a.type === "discard");
+    if (OPTIONS.tsumogiri && onlyDiscards && state.drawn !== null && legal.some((a) => a.tile === state.drawn)) {
+      act({ type: "discard", tile: state.drawn });
+      return true;
+    }
+    return false;
+  }
+
   function render() {
     if (seat === null && !state) {
       // a spectator before the first hand has ended: nothing may be shown yet
-      document.querySelectorAll(".seat-area").forEach((a) => { a.replaceChildren(); a.hidden = true; });
+      document.querySelectorAll("#table .seat-zone").forEach((a) => { a.replaceChildren(); a.hidden = true; });
       $("#table .center").replaceChildren(el("div", "waiting-note", "The first hand is in play. Spectators watch a hand behind: it appears here once it is over."));
       setStatus("watching");
       return;
@@ -518,43 +763,160 @@ function playTable(tableId, token) {
     hand.replaceChildren();
     const actions = $("#actions");
     actions.replaceChildren();
+    $("#prompt").replaceChildren();
+    $("#waits").replaceChildren();
     if (seat === null) { setStatus(state.over ? "the match is over" : `watching ${delay}`); return; }
     const legal = sent ? [] : state.legal;
+    if (automatic(legal)) return;
     const discards = new Set(legal.filter((a) => a.type === "discard").map((a) => a.tile));
     const riichis = new Set(legal.filter((a) => a.type === "riichi").map((a) => a.tile));
-    const tiles = [...state.hand];
+    const help = state.tenpai || {};
+    const keeps = help.discards || {};
+    const showWaits = (waits, title) => {
+      const box = $("#waits");
+      box.replaceChildren(el("span", "label", title));
+      for (const [k, left] of waits) {
+        const w = el("span", "wait");
+        w.appendChild(tileEl(kindTile(k), "m"));
+        w.appendChild(el("span", "left", `×${left}`));
+        w.setAttribute("aria-label", `${kindSpoken(k)}, ${left} unseen`);
+        box.appendChild(w);
+      }
+    };
+    if (help.waits) showWaits(help.waits, "waiting on ");
+    const tiles = withoutDrawn(state.hand, state.drawn);
+    const buttons = [];
     const addTile = (t, drawn) => {
-      const node = tileEl(t, drawn ? "drawn" : "");
       const usable = riichiMode ? riichis.has(t) : discards.has(t);
+      const node = el("button", "tile h" + (drawn ? " drawn" : ""));
+      node.type = "button";
+      const img = el("img");
+      img.src = `/static/tiles/${tileArt(t)}.svg`;
+      img.alt = "";
+      node.appendChild(img);
+      node.dataset.tile = t;
+      const waits = keeps[String(kindOf(t))];
+      let label = tileSpoken(t) + (drawn ? ", drawn" : "");
+      if (waits) {
+        node.classList.add("keeps-tenpai");
+        label += `, keeps tenpai on ${waits.map(([k]) => kindSpoken(k)).join(", ")}`;
+        const show = () => showWaits(waits, "discard it to wait on ");
+        node.addEventListener("mouseenter", show);
+        node.addEventListener("focus", show);
+      }
+      node.setAttribute("aria-label", label);
       if (usable) {
         node.classList.add("playable");
         if (riichiMode) node.classList.add("riichi-ok");
         node.addEventListener("click", () => act({ type: riichiMode ? "riichi" : "discard", tile: t }));
+      } else {
+        node.setAttribute("aria-disabled", "true");
       }
+      buttons.push(node);
       hand.appendChild(node);
     };
     for (const t of tiles) addTile(t, false);
     if (state.drawn !== null) addTile(state.drawn, true);
+    if (focus >= buttons.length) focus = buttons.length - 1;
+    const calling = legal.some((a) => a.type === "pass");
+    const ld = lastDiscard();
+    if (calling && ld) {
+      const p = $("#prompt");
+      p.appendChild(el("span", null, `${state.players[ld[0]].name} discarded `));
+      p.appendChild(tileEl(ld[1], "h"));
+    }
     if (riichis.size) {
-      const b = el("button", "act riichi", riichiMode ? "Cancel riichi" : "Riichi");
+      const b = el("button", "act riichi", riichiMode ? "Cancel riichi (R)" : "Riichi (R)");
       b.dataset.action = "riichi";
       b.addEventListener("click", () => { riichiMode = !riichiMode; render(); });
       actions.appendChild(b);
     }
     for (const a of legal) {
       if (a.type === "discard" || a.type === "riichi") continue;
-      let label = ACTION_LABELS[a.type] || a.type;
-      if (a.tiles && a.tiles.length && ["chi", "pon", "kan", "ankan"].includes(a.type)) {
-        label += " " + a.tiles.map(tileName).join("");
-      }
-      const b = el("button", `act ${a.type}`, label);
+      const b = el("button", `act ${a.type}`);
       b.dataset.action = a.type;
+      b.appendChild(el("span", null, ACTION_LABELS[a.type] || a.type));
+      const used = a.tiles && a.tiles.length ? [...a.tiles] : [];
+      if (used.length) {
+        const shown = el("span", "act-tiles");
+        for (const t of used) shown.appendChild(tileEl(t, "m"));
+        if (calling && ld && ["chi", "pon", "kan"].includes(a.type)) shown.appendChild(tileEl(ld[1], "m sideways"));
+        b.appendChild(shown);
+      }
+      const key = ACTION_KEYS[a.type];
+      if (key) b.appendChild(el("span", "key", ` (${key.toUpperCase()})`));
+      b.setAttribute("aria-label", `${ACTION_LABELS[a.type] || a.type}${used.length ? " with " + used.map(tileSpoken).join(", ") : ""}`);
       b.addEventListener("click", () => act(a));
       actions.appendChild(b);
     }
     if (state.over) setStatus("the match is over");
-    else if (legal.length) setStatus(riichiMode ? "choose the riichi discard" : "your move");
+    else if (legal.length) setStatus(riichiMode ? "choose the riichi discard (outlined)" : calling ? "a call is open to you" : "your turn");
     else setStatus("waiting");
+  }
+
+  document.addEventListener("keydown", (ev) => {
+    if (seat === null || !state || ev.target.tagName === "INPUT" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (!$("#result-panel").hidden) {
+      if (ev.key === "Enter") { ev.preventDefault(); $("#result-ok").click(); }
+      return;
+    }
+    const buttons = [...document.querySelectorAll("#my-hand button")];
+    const key = ev.key.toLowerCase();
+    if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
+      ev.preventDefault();
+      if (!buttons.length) return;
+      const at = buttons.indexOf(document.activeElement);
+      focus = at < 0 ? buttons.length - 1 : (at + (ev.key === "ArrowLeft" ? -1 : 1) + buttons.length) % buttons.length;
+      buttons[focus].focus();
+      return;
+    }
+    if (key === "d") {
+      const drawn = document.querySelector("#my-hand button.drawn.playable");
+      if (drawn) drawn.click();
+      return;
+    }
+    if (key === "r") {
+      const b = document.querySelector("#actions button.riichi");
+      if (b) b.click();
+      return;
+    }
+    const wanted = Object.entries(ACTION_KEYS).filter(([, k]) => k === key).map(([type]) => type);
+    if (ev.key === "Escape") wanted.push("pass");
+    const b = [...document.querySelectorAll("#actions button")].find((x) => wanted.includes(x.dataset.action));
+    if (b) { ev.preventDefault(); b.click(); }
+  });
+
+  // Shows queued updates one by one: others' discards at the chosen pace, a hand's end
+  // as it stood with its result until Next.
+  function drain() {
+    if (holding || !queue.length) return;
+    const msg = queue.shift();
+    if (msg.from !== version) { queue.length = 0; send({ type: "sync" }); return; }
+    version = msg.version;
+    setClock(msg.clock);
+    if (msg.ended && seat !== null) {
+      state = msg.ended;
+      render();
+      holding = true;
+      showResult(msg.events, state.players, msg.ended, () => {
+        holding = false;
+        if (timed && ws) send({ type: "ready" });
+        state = msg.state;
+        render();
+        drain();
+      });
+      return;
+    }
+    state = msg.state;
+    if (seat === null && state) showResult(msg.events, state.players, state, null);
+    render();
+    const othersDiscard = msg.events.some((e) => e.type === "discard" && e.seat !== seat);
+    if (othersDiscard && queue.length && OPTIONS.pace > 0) {
+      holding = true;
+      setTimeout(() => { holding = false; drain(); }, OPTIONS.pace);
+      return;
+    }
+    drain();
   }
 
   function accept(msg) {
@@ -562,6 +924,7 @@ function playTable(tableId, token) {
       seat = msg.seat;
       version = msg.version;
       state = msg.state;
+      queue.length = 0;
       timed = Boolean(msg.clock);
       delay = msg.delay || "";
       showSpectators(msg.spectators);
@@ -572,12 +935,8 @@ function playTable(tableId, token) {
     if (msg.type === "clock") { setClock(msg.clock); return; }
     if (msg.type === "spectators") { showSpectators(msg.count); return; }
     if (msg.type === "update") {
-      if (msg.from !== version) { send({ type: "sync" }); return; }  // missed versions
-      version = msg.version;
-      state = msg.state;
-      if (state) showResult(msg.events, state.players);
-      render();
-      setClock(msg.clock);
+      queue.push(msg);
+      drain();
       return;
     }
     if (msg.type === "ack" || msg.type === "error") {
@@ -820,7 +1179,7 @@ async function replayPane(root, gameId, onEnd) {
     const f = frames[at];
     drawTable(f, 0, true, false, root);
     root.querySelector(".frame-label").textContent = `${at}/${frames.length - 1} ${f.label || "deal"}`;
-    if (f.events.some((e) => e.type === "end_hand")) onEnd(f.events, data.players);
+    if (f.events.some((e) => e.type === "end_hand")) onEnd(f.events, data.players, f);
   };
   const handStart = (i) => frames[i].hand_index;
   root.querySelectorAll("button[data-step]").forEach((b) => {
@@ -867,9 +1226,9 @@ async function showCompare(a, b) {
     board.querySelector(".center").removeAttribute("id");
     pane.querySelector(".pane-board").replaceChildren(board);
     const result = pane.querySelector(".pane-result");
-    const data = await replayPane(pane, gameId, (events, players) => {
+    const data = await replayPane(pane, gameId, (events, players, frame) => {
       const ends = events.filter((e) => ["win", "ryuukyoku", "end_hand"].includes(e.type));
-      result.replaceChildren(resultHtml(ends, players));
+      result.replaceChildren(resultHtml(ends, players, frame));
     });
     if (data) pane.querySelector(".pane-title").textContent = data.players[0].name;
   }
