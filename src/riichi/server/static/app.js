@@ -703,7 +703,6 @@ async function showRules(tableId) {
 function playTable(tableId, token) {
   $("#table").hidden = false;
   loadOptions();
-  checkJapaneseFont();
   $("#show-rules").addEventListener("click", () => showRules(tableId));
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
@@ -1181,23 +1180,20 @@ async function replayPane(root, gameId, onEnd) {
     root.querySelector(".frame-label").textContent = `${at}/${frames.length - 1} ${f.label || "deal"}`;
     if (f.events.some((e) => e.type === "end_hand")) onEnd(f.events, data.players, f);
   };
-  const handStart = (i) => frames[i].hand_index;
+  // "hand »" stops at the next hand's end (its final board and result), "« hand" at
+  // the previous one's, or at the deal
+  const ends = (i) => frames[i].events.some((e) => e.type === "end_hand");
   root.querySelectorAll("button[data-step]").forEach((b) => {
     b.addEventListener("click", () => {
       const step = b.dataset.step;
       if (step === "1") at = Math.min(at + 1, frames.length - 1);
       else if (step === "-1") at = Math.max(at - 1, 0);
       else if (step === "hand") {
-        const h = handStart(at);
-        while (at < frames.length - 1 && handStart(at) === h) at++;
+        do { at++; } while (at < frames.length - 1 && !ends(at));
+        at = Math.min(at, frames.length - 1);
       } else if (step === "-hand") {
-        const h = handStart(at);
-        while (at > 0 && handStart(at - 1) >= h) at--;
-        if (at > 0 && handStart(at) === h && h > 0) {
-          at--;
-          const prev = handStart(at);
-          while (at > 0 && handStart(at - 1) === prev) at--;
-        }
+        do { at--; } while (at > 0 && !ends(at));
+        at = Math.max(at, 0);
       }
       show();
     });
@@ -1208,6 +1204,8 @@ async function replayPane(root, gameId, onEnd) {
 
 async function showReplay(gameId) {
   $("#table").hidden = false;
+  $("#options").hidden = true;
+  $("#show-rules").addEventListener("click", () => showRules(gameId));
   $("#replay-controls").hidden = false;
   $("#dl-tenhou6").href = `/api/games/${gameId}/tenhou6`;
   $("#dl-record").href = `/api/games/${gameId}/record`;
@@ -1418,6 +1416,7 @@ async function showTournament(id) {
 
 // ------------------------------------------------------------------ routing
 
+checkJapaneseFont();
 const path = location.pathname.split("/").filter(Boolean);
 if (path.length) loadMe();  // the account line
 if (path[0] === "watch") showWatch();
