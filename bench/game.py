@@ -14,6 +14,7 @@ import random
 import time
 from collections.abc import Callable
 
+import cores
 from riichi.cli.selfplay import play_random_match
 
 
@@ -81,11 +82,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = parser.parse_args(cores.args())
+    if cores.wanted():
+        cores.report({"hanchans": rate(ours, args.games, args.seed)})
+        return
+    pure = cores.pure(__file__)
     mine = rate(ours, args.games, args.seed)
+    print(cores.heading())
     print(f"{args.games} random hanchans per engine")
     print(f"{'engine':<22} {'hanchans/s':>11}  ratio")
     print(f"{'riichi':<22} {mine:>11.1f}")
+    if pure is not None:
+        value = pure["hanchans"]
+        print(f"{'riichi, pure':<22} {value:>11.1f}  compiled/pure = {mine / value:.2f}")
     for name, factory in (("riichienv", riichienv_game), ("jansou", jansou_game)):
         play = factory()
         if play is None:

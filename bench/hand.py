@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+import cores
 import hand_reference
 from riichi.hand import shanten, waits
 
@@ -35,7 +36,24 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--sizes", default="13,14")
     parser.add_argument("--seed", type=int, default=2026)
-    args = parser.parse_args()
+    args = parser.parse_args(cores.args())
+    sizes = [int(x) for x in args.sizes.split(",")]
+
+    def hands_of(n: int) -> list[list[int]]:
+        rng = random.Random(args.seed + n)
+        return [hand_reference.random_hand(rng, n) for _ in range(args.hands)]
+
+    if cores.wanted():
+        figures = {}
+        for n in sizes:
+            hands = hands_of(n)
+            figures[f"{n}/shanten"] = rate(shanten, hands)
+            if n % 3 == 1:
+                figures[f"{n}/waits"] = rate(waits, hands)
+        cores.report(figures)
+        return
+    pure = cores.pure(__file__) or {}
+    print(cores.heading())
 
     import xiangting
     from mahjong.shanten import Shanten
@@ -43,15 +61,15 @@ def main() -> None:
     four = xiangting.PlayerCount.FOUR
     mj = Shanten()
     print(f"{'size':>4}  {'function':<28} {'calls/s':>12}  ratio")
-    for n in (int(x) for x in args.sizes.split(",")):
-        rng = random.Random(args.seed + n)
-        hands = [hand_reference.random_hand(rng, n) for _ in range(args.hands)]
+    for n in sizes:
+        hands = hands_of(n)
         ours = rate(shanten, hands)
         xt = rate(lambda h: xiangting.calculate_replacement_number(h, four), hands)
         # mahjong is slow: time it on a tenth of the same hands
         mjr = rate(mj.calculate_shanten, hands[: max(1, len(hands) // 10)])
         rows = [
             ("riichi shanten", ours, ""),
+            *_pure_row(pure, f"{n}/shanten", "riichi shanten, pure", ours),
             ("xiangting replacement_number", xt, f"ours/xiangting = {ours / xt:.2f}"),
             ("mahjong Shanten", mjr, f"ours/mahjong = {ours / mjr:.1f}"),
         ]
@@ -60,10 +78,19 @@ def main() -> None:
             xw = rate(lambda h: xiangting.calculate_necessary_tiles(h, four), hands)
             rows += [
                 ("riichi waits", ow, ""),
+                *_pure_row(pure, f"{n}/waits", "riichi waits, pure", ow),
                 ("xiangting necessary_tiles", xw, f"ours/xiangting = {ow / xw:.2f}"),
             ]
         for name, value, note in rows:
             print(f"{n:>4}  {name:<28} {value:>12,.0f}  {note}")
+
+
+def _pure_row(
+    pure: dict[str, float], key: str, name: str, compiled: float
+) -> list[tuple[str, float, str]]:
+    if key not in pure:
+        return []
+    return [(name, pure[key], f"compiled/pure = {compiled / pure[key]:.2f}")]
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+import cores
 from riichi.errors import NoYakuError
 from riichi.rules import RuleSet
 from riichi.scoring import MeldType, score
@@ -106,15 +107,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--hands", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=2026)
-    args = parser.parse_args()
+    args = parser.parse_args(cores.args())
     rng = random.Random(args.seed)
     deals = [random_deal(rng) for _ in range(args.hands)]
     rules = RuleSet()
     # first calls build the lazily made tables of every library: warm each up
     timed(ours(deals[:200], rules))
+    if cores.wanted():
+        cores.report({"score": timed(ours(deals, rules))})
+        return
+    pure = cores.pure(__file__)
+    print(cores.heading())
     timed(mahjong_calls(deals[:200], rules))
     ours_rate = timed(ours(deals, rules))
     rows = [("riichi score", ours_rate, "")]
+    if pure is not None:
+        speedup = ours_rate / pure["score"]
+        rows.append(("riichi score, pure", pure["score"], f"compiled/pure = {speedup:.2f}"))
     mj = timed(mahjong_calls(deals, rules))
     rows.append(("mahjong HandCalculator", mj, f"ours/mahjong = {ours_rate / mj:.2f}"))
     renv = riichienv_calls(deals)

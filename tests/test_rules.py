@@ -121,3 +121,32 @@ def test_rulesets_are_frozen_and_validated_on_replace() -> None:
     with pytest.raises(InvalidRulesetError):
         rules.replace(players=5)
     assert rules.replace(kuitan=False).kuitan is False
+
+
+def test_the_written_out_field_types_are_the_declared_ones() -> None:
+    """RuleSet.from_dict reads the types of generic fields from a table, because a
+    compiled RuleSet keeps only `tuple` at run time; the table must say what the source
+    says. Read from the source file itself, whichever core is loaded."""
+    import ast
+    import inspect
+    from pathlib import Path
+
+    import riichi.rules as rules_module
+    from riichi.rules import field_types
+
+    source = Path(rules_module.__file__).with_suffix(".py")
+    if not source.exists():  # the compiled module: its source sits beside it
+        source = Path(rules_module.__file__).parent / "rules.py"
+    tree = ast.parse(source.read_text())
+    ruleset = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "RuleSet")
+    declared = {
+        node.target.id: ast.unparse(node.annotation)
+        for node in ruleset.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    }
+    found = field_types()
+    assert set(found) == set(declared)
+    for name, text in declared.items():
+        if "[" in text or "|" in text:
+            assert str(found[name]).replace("riichi.rules.", "") == text, name
+    assert inspect.isclass(rules_module.RuleSet)

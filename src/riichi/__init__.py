@@ -1,5 +1,6 @@
 """riichi: riichi mahjong rules, hand analysis, scoring and play."""
 
+from riichi._core import core
 from riichi.errors import (
     InvalidHandError,
     InvalidNotationError,
@@ -17,4 +18,5 @@ __all__ = [
     "NotAgariError",
     "RiichiError",
     "__version__",
+    "core",
 ]

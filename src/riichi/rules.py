@@ -180,10 +180,11 @@ class RuleSet:
         return json.dumps(self.to_dict(), sort_keys=True)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
+    def from_dict(cls, data: object) -> RuleSet:
+        # ``object``: untrusted input is checked here, not at a compiled boundary
         if not isinstance(data, Mapping):
             raise InvalidRulesetError(f"a ruleset is a JSON object, got {type(data).__name__}")
-        hints = typing.get_type_hints(cls)
+        hints = field_types()
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
@@ -199,6 +200,30 @@ class RuleSet:
         except json.JSONDecodeError as exc:
             raise InvalidRulesetError(f"ruleset JSON does not parse: {exc}") from None
         return cls.from_dict(data)
+
+
+# The element types of the container fields and the fields that may be None, written
+# out: compiled by mypyc, RuleSet keeps only ``tuple`` and ``frozenset`` (and no union)
+# in its run-time annotations. A test checks this against the source's annotations.
+ITEM_TYPES: dict[str, tuple[Any, Any]] = {
+    "lengths": (tuple, Length),
+    "uma": (tuple, int),
+    "table_points": (tuple, int),
+    "placement_bonus": (tuple, int),
+    "double_yakuman": (frozenset, DoubleYakuman),
+}
+NULLABLE: dict[str, Any] = {"extension_target": int}
+
+
+def field_types() -> dict[str, Any]:
+    """Each RuleSet field's type as the source declares it."""
+    hints: dict[str, Any] = dict(typing.get_type_hints(RuleSet))
+    for name, (container, item) in ITEM_TYPES.items():
+        args = (item, ...) if container is tuple else (item,)
+        hints[name] = types.GenericAlias(container, args)
+    for name, base in NULLABLE.items():
+        hints[name] = base | None
+    return hints
 
 
 def _encode(value: Any) -> Any:

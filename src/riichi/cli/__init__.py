@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import click
 
-from riichi import __version__
+from riichi import __version__, core
 from riichi.cli.arena import arena_command
 from riichi.cli.convert import convert_command
 from riichi.cli.hand import hand_command
+from riichi.cli.info import info_command
 from riichi.cli.play import play_command
 from riichi.cli.ratings import ratings_command
 from riichi.cli.replay import replay_command
@@ -19,7 +20,7 @@ from riichi.cli.walls import walls_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="riichi")
+@click.version_option(__version__, prog_name="riichi", message=f"%(prog)s %(version)s ({core()} core)")
 def main() -> None:
     """Riichi mahjong: hand analysis, scoring and play."""
 
@@ -35,3 +36,4 @@ main.add_command(serve_command)
 main.add_command(verify_command)
 main.add_command(ratings_command)
 main.add_command(walls_command)
+main.add_command(info_command)

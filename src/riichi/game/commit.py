@@ -45,7 +45,7 @@ class Verification:
         return not self.problems
 
 
-def verify_record(record: dict[str, Any]) -> Verification:
+def verify_record(record: object) -> Verification:
     """Check a finished record against the commitment published before its first draw.
 
     The seed and salt must hash to the commitment, and replaying the recorded
