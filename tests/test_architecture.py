@@ -38,3 +38,22 @@ def test_core_has_no_io_imports() -> None:
             text = file.read_text()
             for word in banned:
                 assert word not in text, f"{file.name} uses {word.strip()!r}"
+
+
+def test_the_core_loaded_is_the_one_asked_for() -> None:
+    """RIICHI_PURE=1 loads every core module from source; otherwise the compiled
+    extensions are used wherever the build made them."""
+    import os
+
+    import riichi
+    from riichi import tiles
+    from riichi.game import match
+
+    core = ROOT / "src" / "riichi"
+    built = any(core.glob("tiles.*.so")) and any((core / "game").glob("match.*.so"))
+    if os.environ.get("RIICHI_PURE"):
+        assert riichi.core() == "pure"
+        assert tiles.__file__.endswith(".py") and match.__file__.endswith(".py")
+    else:
+        assert riichi.core() == ("compiled" if built else "pure")
+        assert match.__file__.endswith(".so") == built
