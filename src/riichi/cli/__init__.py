@@ -20,7 +20,9 @@ from riichi.cli.walls import walls_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="riichi", message=f"%(prog)s %(version)s ({core()} core)")
+@click.version_option(
+    __version__, prog_name="riichi", message=f"%(prog)s %(version)s ({core()} core)"
+)
 def main() -> None:
     """Riichi mahjong: hand analysis, scoring and play."""
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any
 
 from riichi.errors import RiichiError, excerpt
 from riichi.game.match import Match
