@@ -54,19 +54,8 @@ FINAL: Final = tuple(
 )
 
 
-def _digit_keys(width: int, scale: int) -> dict[bytes, int]:
-    return {
-        bytes(d): scale * sum(x * 5**i for i, x in enumerate(d))
-        for d in itertools.product(range(5), repeat=width)
-    }
-
-
-# A group's base-5 key is split in two so that the lookup dicts stay small:
-# key(counts[0:9]) = SUIT_LO[counts[0:5]] + SUIT_HI[counts[5:9]].
-SUIT_LO: Final = _digit_keys(5, 1)
-SUIT_HI: Final = _digit_keys(4, 5**5)
-HONOR_LO: Final = _digit_keys(4, 1)
-HONOR_HI: Final = _digit_keys(3, 5**4)
+# A group's key is its counts in base 5, the first count the lowest digit
+# (``shanten.suit_key``, ``shanten.honor_key``).
 POW5: Final = tuple(5**i for i in range(9))
 
 
