@@ -19,6 +19,13 @@ import cores
 from riichi.cli.selfplay import play_random_match
 
 
+def prepare_ours() -> None:
+    """Our tables built lazily (readings of each suit at its first win), built now."""
+    from riichi.hand.decompose import prepare
+
+    prepare()
+
+
 def ours(seed: int) -> None:
     play_random_match("tenhou", seed)
 
@@ -73,6 +80,7 @@ def jansou_game() -> Callable[[int], None] | None:
 
 def rate(play: Callable[[int], None], games: int, seed: int) -> float:
     play(seed - 1)  # warm up: lazily built tables
+    prepare_ours()
     # and keep those long-lived tables out of the collector's full passes, as the
     # server does: otherwise one collection walking them costs a whole game's time
     gc.freeze()

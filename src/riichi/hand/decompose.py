@@ -102,6 +102,14 @@ def _suit_readings(offset: int) -> dict[bytes, tuple[GroupReading, ...]]:
     return {key: tuple(v) for key, v in table.items()}
 
 
+def prepare() -> None:
+    """Build now the tables readings are looked up in, which are otherwise built at the
+    first win in each suit (about 0.1 s each): for a server or a benchmark, so that no
+    game pays for them."""
+    for offset in (0, 9, 18):
+        _suit_readings(offset)
+
+
 def _group_readings(b: bytes, offset: int) -> tuple[GroupReading, ...]:
     if offset == 27:
         blocks: list[Block] = []

@@ -21,6 +21,7 @@ from async_lru import alru_cache
 from riichi.errors import RiichiError, excerpt
 from riichi.formats.tenhou6 import write_tenhou6
 from riichi.game import Match, commitment
+from riichi.hand.decompose import prepare
 from riichi.platform import POLICIES, ClockState, Pool, Waiting, seat_tables
 from riichi.platform.chips import ChipError, check_money_rules, reserve
 from riichi.platform.matchmaking import FILL_AFTER
@@ -130,6 +131,7 @@ class Server:
     async def start(self) -> None:
         """Count the live tables and restore them in the background; serve meanwhile."""
         self.auth = await asyncio.to_thread(Auth, self.store.accounts, self.clock, self.rates)
+        await asyncio.to_thread(prepare)  # the readings tables, before any table needs one
         self.live = await asyncio.to_thread(self.store.count_tables, "live")
         self._restore = asyncio.create_task(self._restore_all(), name="restore tables")
         self._matchmaker = asyncio.create_task(self._match_players(), name="matchmaker")
