@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -16,11 +17,12 @@ from riichi.rules import Length, find_ruleset
 BOT = Path(__file__).parent / "bots" / "mjai_tsumogiri.py"
 
 
-def match_with(mode: str, timeout: float = 0.5) -> tuple[Match, MjaiProcessBot]:
+def match_with(
+    mode: str, timeout: float = 0.5, log: Path | None = None
+) -> tuple[Match, MjaiProcessBot]:
     rules = find_ruleset("online").replace(length=Length.EAST)
-    outside = MjaiProcessBot(
-        [sys.executable, str(BOT), mode], timeout=timeout, label=f"mjai-{mode}"
-    )
+    command = [sys.executable, str(BOT), mode, *([str(log)] if log else [])]
+    outside = MjaiProcessBot(command, timeout=timeout, label=f"mjai-{mode}")
     agents = [outside, make_bot("efficiency", 1), make_bot("efficiency", 2), make_bot("random", 3)]
     match = Match(rules, 17, [a.name for a in agents])
     return play_match(match, agents), outside
@@ -43,3 +45,79 @@ def test_misbehaving_bots_get_the_safe_default(mode: str, warning: str) -> None:
     match, outside = match_with(mode)
     assert match.over and match.standings is not None  # the match went on to the end
     assert outside.warnings and any(warning in w for w in outside.warnings)
+
+
+def test_a_late_answer_is_not_taken_for_the_next_one(tmp_path: Path) -> None:
+    """One answer after the time limit: one timeout, then every answer in step again
+    (it used to shift every later answer by one: 73 'not legal' in a match)."""
+    match, outside = match_with("late")
+    assert match.over
+    assert [w for w in outside.warnings if "timed out" in w] == [outside.warnings[0]]
+    assert not [w for w in outside.warnings if "not legal" in w], outside.warnings
+    rivers = [e for e in match.events if e.type == "discard" and e.data["seat"] == 0]
+    assert len(rivers) > 20 and all(e.data["tsumogiri"] for e in rivers)
+
+
+def test_a_bot_that_answers_every_event_plays_in_step(tmp_path: Path) -> None:
+    """gimite-style bots answer every event (none where they cannot act)."""
+    match, outside = match_with("every")
+    assert match.over and outside.warnings == []
+    assert outside.answers_every
+    rivers = [e for e in match.events if e.type == "discard" and e.data["seat"] == 0]
+    assert len(rivers) > 20 and all(e.data["tsumogiri"] for e in rivers)
+
+
+def test_riichi_is_sent_back_once_and_only_when_legal(tmp_path: Path) -> None:
+    log = tmp_path / "events.jsonl"
+    match, outside = match_with("reach", timeout=2.0, log=log)
+    assert match.over
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    me = events[0]["id"]
+    mine = [e for e in events if e.get("actor") == me and e["type"] in ("reach", "reach_accepted")]
+    reaches = [e for e in mine if e["type"] == "reach"]
+    accepted = [e for e in mine if e["type"] == "reach_accepted"]
+    declared = [e for e in match.events if e.type == "riichi" and e.data["seat"] == 0]
+    assert declared, "the bot never got to declare riichi"
+    # no phantom riichi: every reach it saw was accepted; none sent twice
+    assert len(reaches) == len(accepted) == len(declared)
+    for i, e in enumerate(events):
+        if e["type"] == "reach" and e.get("actor") == me:
+            assert events[i + 1]["type"] == "dahai" and events[i + 1]["actor"] == me
+    assert any("declared riichi, which is not legal now" in w for w in outside.warnings)
+
+
+def test_a_kans_indicator_comes_before_the_kan_players_discard() -> None:
+    from riichi.game import Event
+
+    outside = MjaiProcessBot(["true"])
+    rules = find_ruleset("online")
+    from riichi.formats.mjai import MjaiStream
+
+    outside.stream = MjaiStream(rules, ["a", "b", "c", "d"], 0)
+    outside.on_events(
+        [
+            Event(
+                "call", {"call": "kan", "seat": 1, "source": 0, "tile": 8, "tiles": [8, 9, 10, 11]}
+            ),
+            Event("draw", {"seat": 1, "left": 60, "rinshan": True}),
+            Event("discard", {"seat": 1, "tile": 40, "tsumogiri": True, "riichi": False}),
+            Event("dora", {"indicator": 100}),
+        ]
+    )
+    assert [m["type"] for m in outside.pending] == ["daiminkan", "tsumo", "dora", "dahai"]
+
+
+def test_the_arena_takes_an_outside_bot_on_the_command_line() -> None:
+    from click.testing import CliRunner
+
+    from riichi.cli import main
+
+    outside = f"mjai:{sys.executable} {BOT} ok"
+    options = ["--games", "1", "--length", "east", "--jobs", "1", "--timeout", "3"]
+    result = CliRunner().invoke(
+        main, ["arena", "--bots", f"efficiency,{outside},random,random", *options]
+    )
+    assert result.exit_code == 0, result.output
+    assert outside in result.output  # its row in the table
+    empty = CliRunner().invoke(main, ["arena", "--bots", "efficiency,mjai:,random,random"])
+    assert empty.exit_code == 2 and "needs the command" in empty.output

@@ -3,32 +3,96 @@
 It answers only events marked can_act: with the tile it drew when it is its
 turn, with none otherwise. Its first argument misbehaves on purpose:
 slow (sleeps past the time limit), bad (answers garbage), illegal (names a
-tile it does not hold), crash (exits at its first decision).
+tile it does not hold), crash (exits at its first decision), late (its first
+answer comes after the time limit, the rest in time), every (gimite-style:
+answers every event, none where it cannot act), reach (declares riichi
+whenever a discard leaves it tenpai, and also once when it is not). A second
+argument names a file where it writes every event it received.
 """
 
 import json
 import sys
 import time
 
+from riichi.hand import shanten
+from riichi.tiles import parse_mjai
+
 mode = sys.argv[1] if len(sys.argv) > 1 else "ok"
+log = open(sys.argv[2], "w") if len(sys.argv) > 2 else None  # noqa: SIM115
 me = None
 decisions = 0
+hand: list[str] = []
+in_riichi = False
+bluffed = False
+
+
+def say(message: dict) -> None:
+    print(json.dumps(message), flush=True)
+
+
+def best_discard() -> tuple[str, int]:
+    """The first tile whose discard leaves the fewest shanten, and that shanten."""
+    counts = [0] * 34
+    for name in hand:
+        counts[parse_mjai(name)[0]] += 1
+    best = (hand[-1], 9)
+    for name in hand:
+        kind = parse_mjai(name)[0]
+        counts[kind] -= 1
+        after = shanten(counts)
+        counts[kind] += 1
+        if after < best[1]:
+            best = (name, after)
+    return best
+
+
+def tenpai_discard() -> str | None:
+    """A tile whose discard leaves the hand tenpai, if any."""
+    name, after = best_discard()
+    return name if after == 0 else None
+
+
 for line in sys.stdin:
     event = json.loads(line)
-    if event["type"] == "start_game":
+    if log:
+        log.write(line)
+        log.flush()
+    kind = event["type"]
+    if kind == "start_game":
         me = event["id"]
+    elif kind == "start_kyoku":
+        hand = list(event["tehais"][me])
+        in_riichi = False
+    elif kind == "tsumo" and event["actor"] == me:
+        hand.append(event["pai"])
+    elif kind == "dahai" and event["actor"] == me:
+        hand.remove(event["pai"])
+    elif kind == "reach_accepted" and event["actor"] == me:
+        in_riichi = True
     if not event.get("can_act"):
+        if mode == "every":
+            say({"type": "none"})
         continue
     decisions += 1
     if mode == "crash":
         sys.exit(3)
     if mode == "slow" and decisions % 7 == 1:
         time.sleep(1.5)
+    if mode == "late" and decisions == 1:
+        time.sleep(0.8)
     if mode == "bad" and decisions % 5 == 1:
         print("this is not json", flush=True)
         continue
-    if event["type"] == "tsumo" and event["actor"] == me:
+    if kind == "reach" and event["actor"] == me:  # our declaration came back: discard
+        say({"type": "dahai", "actor": me, "pai": tenpai_discard() or hand[-1], "tsumogiri": False})
+    elif kind == "tsumo" and event["actor"] == me:
+        if mode == "reach" and not in_riichi and (tenpai_discard() or not bluffed):
+            bluffed = bluffed or tenpai_discard() is None
+            say({"type": "reach", "actor": me})
+            continue
         pai = "9z" if mode == "illegal" and decisions % 3 == 1 else event["pai"]
-        print(json.dumps({"type": "dahai", "actor": me, "pai": pai, "tsumogiri": True}), flush=True)
+        if mode == "reach" and not in_riichi:
+            pai = best_discard()[0]  # play for tenpai, so that riichi comes up
+        say({"type": "dahai", "actor": me, "pai": pai, "tsumogiri": pai == event["pai"]})
     else:
-        print(json.dumps({"type": "none"}), flush=True)
+        say({"type": "none"})

@@ -13,6 +13,29 @@ BOTS: dict[str, type[Bot]] = {
 }
 
 
+MJAI_PREFIX = "mjai:"  # an outside bot: the command after it speaks mjai
+
+
+def is_outside(spec: str) -> bool:
+    return spec.startswith(MJAI_PREFIX)
+
+
+def make_agent(spec: str, seed: int | str = 0, timeout: float = 2.0) -> Agent:
+    """A built-in bot by name, or an outside bot as ``mjai:COMMAND ARGS`` (run as a
+    subprocess through the mjai bridge, ``timeout`` seconds an answer)."""
+    if is_outside(spec):
+        import shlex
+
+        from riichi.bots.mjai_bridge import MjaiProcessBot
+
+        command = shlex.split(spec[len(MJAI_PREFIX) :])
+        if not command:
+            raise ValueError("mjai: needs the command that runs the bot")
+        label = f"mjai {command[-1].rsplit('/', 1)[-1][:24]}"
+        return MjaiProcessBot(command, timeout=timeout, label=label)
+    return make_bot(spec, seed)
+
+
 def make_bot(name: str, seed: int | str = 0) -> Bot:
     """A built-in bot by name: random, tsumogiri, efficiency, defensive."""
     try:
@@ -24,10 +47,13 @@ def make_bot(name: str, seed: int | str = 0) -> Bot:
 __all__ = [
     "BOTS",
     "BOT_LABEL",
+    "MJAI_PREFIX",
     "Agent",
     "Bot",
     "EfficiencyBot",
     "RandomBot",
     "TsumogiriBot",
+    "is_outside",
+    "make_agent",
     "make_bot",
 ]

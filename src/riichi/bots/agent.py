@@ -17,7 +17,8 @@ class Agent(Protocol):
     The hooks are optional: `play_match` (and so the arena) calls them when present.
     """
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def act(self, observation: Observation) -> Action: ...
 

@@ -12,7 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from riichi.bots import make_bot
+from riichi.bots import make_agent
 from riichi.bots.play import play_match
 from riichi.game import Match
 from riichi.game.stats import seat_stats
@@ -25,6 +25,7 @@ class Task:
     seed: int
     seating: tuple[str, ...]  # bot name per seat
     length: str | None = None  # the preset's own when None
+    timeout: float = 2.0  # seconds an outside (mjai) bot has for each answer
 
 
 @dataclass
@@ -44,7 +45,10 @@ def play_task(task: Task) -> tuple[list[SeatResult], dict[str, Any] | None]:
     rules = find_ruleset(task.rules)
     if task.length is not None:
         rules = rules.replace(length=Length(task.length))
-    bots = [make_bot(name, f"{task.seed}:{seat}") for seat, name in enumerate(task.seating)]
+    bots = [
+        make_agent(name, f"{task.seed}:{seat}", task.timeout)
+        for seat, name in enumerate(task.seating)
+    ]
     match = play_match(Match(rules, task.seed, [b.name for b in bots]), bots)
     return _seat_results(match, task.seating), match.record()
 
@@ -65,11 +69,18 @@ def tasks(
     seed: int,
     duplicate: bool,
     length: str | None = None,
+    timeout: float = 2.0,
 ) -> list[Task]:
     """The matches to play: with ``duplicate`` every rotation of seats on each seed."""
     rotations = range(len(bots)) if duplicate else range(1)
     return [
-        Task(rules, seed + g, tuple(bots[(s + r) % len(bots)] for s in range(len(bots))), length)
+        Task(
+            rules,
+            seed + g,
+            tuple(bots[(s + r) % len(bots)] for s in range(len(bots))),
+            length,
+            timeout,
+        )
         for g in range(games)
         for r in rotations
     ]

@@ -4,6 +4,14 @@ The protocol is Mortal's (FORMATS.md section 3): the bot reads one event per
 line and writes one reaction line only when it can act. A bot that times out,
 crashes or answers with something illegal gets a safe default (discard the
 drawn tile, or pass) and a logged warning; the match goes on.
+
+Answers are matched to questions: lines that arrive while no question is open
+(an answer to an event the bot was not asked about, a late answer after a
+timeout) are thrown away before the next question is asked, and once an answer
+has timed out, the next lines that are not legal for the new question are
+taken for the late one and skipped. The events go out in the reference mjai
+server's order: the bot's own ``reach`` once (echoed when it declares, not again
+before its discard), and a kan's new indicator before the kan player's discard.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from riichi.rules import RuleSet
 from riichi.tiles import mjai_name, parse_mjai
 
 log = logging.getLogger(__name__)
+PROBE_SECONDS = 0.5  # how long the first event waits to see if the bot answers every event
 
 _CALL_TYPES = {"chi": ActionType.CHI, "pon": ActionType.PON, "daiminkan": ActionType.KAN}
 
@@ -40,6 +49,14 @@ class MjaiProcessBot:
         self.pending: list[dict[str, Any]] = []
         self.process: subprocess.Popen[str] | None = None
         self.lines: queue.Queue[str | None] = queue.Queue()
+        self.stale = 0  # questions that timed out: their answers may still come
+        self.echoed_reach = False  # the bot's reach was sent back already
+        self.last_sent: dict[str, Any] | None = None
+        # gimite-style bots answer every event (none where they cannot act); Mortal-
+        # style ones only the events marked can_act. Told apart at the start.
+        self.answers_every = False
+        self.kan_by: int | None = None  # who called the open kan whose indicator is due
+        self.ignored = 0  # lines the bot wrote unasked, thrown away
 
     # -------------------------------------------------------------- lifecycle
 
@@ -49,6 +66,19 @@ class MjaiProcessBot:
             self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
         )
         threading.Thread(target=self._read, daemon=True).start()
+
+    def _probe(self) -> None:
+        """Send the first event alone: a bot that answers it answers every event."""
+        first = self.pending.pop(0)
+        self._send({**first, "can_act": False})
+        try:
+            line = self.lines.get(timeout=min(self.timeout, PROBE_SECONDS))
+        except queue.Empty:
+            return
+        if line is None:
+            self.lines.put(None)
+            return
+        self.answers_every = True
 
     def _read(self) -> None:
         assert self.process is not None and self.process.stdout is not None
@@ -74,7 +104,28 @@ class MjaiProcessBot:
         """New events this seat may see; sent before the bot's next decision."""
         assert self.stream is not None
         for event in events:
-            self.pending += self.stream.feed(event)
+            for message in self.stream.feed(event):
+                if (
+                    message["type"] == "reach"
+                    and message.get("actor") == self.stream.viewer
+                    and self.echoed_reach
+                ):
+                    self.echoed_reach = False  # the bot saw its reach when it declared
+                    continue
+                kind = message["type"]
+                if kind in ("daiminkan", "kakan"):
+                    self.kan_by = message.get("actor")
+                elif kind == "dora" and self.kan_by is not None:
+                    self.kan_by = None
+                    last = self.pending[-1] if self.pending else None
+                    if last is not None and last["type"] == "dahai":
+                        # the reference server shows a kan's indicator before the kan
+                        # player's discard; ours reveals it after (the same tile)
+                        self.pending.insert(len(self.pending) - 1, message)
+                        continue
+                elif kind in ("start_kyoku", "hora", "ryukyoku"):
+                    self.kan_by = None
+                self.pending.append(message)
 
     # -------------------------------------------------------------- acting
 
@@ -84,23 +135,54 @@ class MjaiProcessBot:
         try:
             self.process.stdin.write(json.dumps(message) + "\n")
             self.process.stdin.flush()
+            self.last_sent = message
             return True
         except OSError:
             return False
 
+    def _drain(self) -> None:
+        """Throw away what the bot wrote while it was not asked: answers to events it
+        was not asked about, and late answers to questions that timed out."""
+        while True:
+            try:
+                line = self.lines.get_nowait()
+            except queue.Empty:
+                return
+            if line is None:  # the end of its output stays for the next reader
+                self.lines.put(None)
+                return
+            if self.stale:
+                self.stale -= 1
+            self.ignored += 1
+            log.debug("%s: wrote %r unasked; ignored", self.name, line.strip()[:60])
+
     def _flush(self, deciding: bool = False) -> None:
         # can_act tells the bot which event it must answer: only the last one
-        # before a decision (Mortal's convention; the others say false)
+        # before a decision (Mortal's convention; the others say false). A bot that
+        # answers every event is read in step, its answers to the others dropped.
+        if self.last_sent is None and self.pending:
+            self._probe()
         for i, message in enumerate(self.pending):
             last = deciding and i == len(self.pending) - 1
             self._send({**message, "can_act": last})
+            if self.answers_every and not last:
+                self._skip_one()
         self.pending.clear()
+
+    def _skip_one(self) -> None:
+        try:
+            line = self.lines.get(timeout=self.timeout)
+        except queue.Empty:
+            return
+        if line is None:
+            self.lines.put(None)
 
     def _answer(self) -> dict[str, Any] | None:
         try:
             line = self.lines.get(timeout=self.timeout)
         except queue.Empty:
             self._warn("timed out")
+            self.stale += 1  # its answer may come later: it is not the next one's
             return None
         if line is None:
             self._warn("stopped (exited or crashed)")
@@ -118,19 +200,46 @@ class MjaiProcessBot:
         self.warnings.append(text)
         log.warning(text)
 
+    def _note(self, what: str) -> None:
+        text = f"{self.name}: {what}"
+        self.warnings.append(text)
+        log.info(text)
+
+    def _ask(self, observation: Observation) -> tuple[dict[str, Any] | None, Action | None]:
+        """The bot's answer to the question just sent, and the legal action it names.
+        After a timeout, lines that are not legal here are the late answer: skipped."""
+        while True:
+            answer = self._answer()
+            if answer is None:
+                return None, None
+            action = self._to_action(observation, answer)
+            if action is not None or answer.get("type") == "reach" or not self.stale:
+                return answer, action
+            self.stale -= 1
+            self._note(f"answered {json.dumps(answer)[:60]} late; ignored")
+
     def act(self, observation: Observation) -> Action:
-        if not self.pending:  # nothing new happened: ask again with an empty event
-            self.pending.append({"type": "none"})
-        self._flush(deciding=True)
-        answer = self._answer()
-        action = self._to_action(observation, answer) if answer is not None else None
+        self._drain()
+        if self.pending:
+            self._flush(deciding=True)
+        elif self.last_sent is not None:
+            # nothing new happened: the same event again, now as the question (an
+            # event type the bot knows, never an invented one)
+            self._send({**self.last_sent, "can_act": True})
+        answer, action = self._ask(observation)
         if action is None and answer is not None and answer.get("type") == "reach":
-            # the declaration first; the discard that goes with it comes next
+            if not any(a.type is ActionType.RIICHI for a in observation.legal):
+                self._warn("declared riichi, which is not legal now")
+                return safe_default(observation)
+            # the declaration is sent back; the discard that goes with it comes next
             assert observation.seat is not None
             self._send({"type": "reach", "actor": observation.seat, "can_act": True})
-            follow = self._answer()
+            self.echoed_reach = True
+            follow, _ = self._ask(observation)
             if follow is not None and follow.get("type") == "dahai":
                 action = self._match(observation, ActionType.RIICHI, follow.get("pai"))
+            if action is None:  # no riichi after all: the bot must not think it is in one
+                self.echoed_reach = False
         if action is None:
             if answer is not None:
                 self._warn(f"answered {json.dumps(answer)[:80]}, which is not legal now")

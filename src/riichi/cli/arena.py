@@ -24,7 +24,15 @@ COLUMNS = ("avg place", "1st", "last", "avg score", "win", "deal-in", "riichi", 
     default=None,
     help="One bot per seat, comma separated: "
     + ", ".join(sorted(BOTS))
+    + ', or mjai:"COMMAND ARGS" for an outside bot speaking mjai'
     + " (default: efficiency,efficiency,random,random, as many as the rules seat)",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.05, 60),
+    default=2.0,
+    show_default=True,
+    help="Seconds an outside bot has for each answer.",
 )
 @click.option("--games", type=click.IntRange(1), default=20, show_default=True)
 @click.option("--rules", "rules_name", default="online", show_default=True)
@@ -47,6 +55,7 @@ COLUMNS = ("avg place", "1st", "last", "avg score", "win", "deal-in", "riichi", 
 )
 def arena_command(
     bot_list: str | None,
+    timeout: float,
     games: int,
     rules_name: str,
     length: str | None,
@@ -59,7 +68,7 @@ def arena_command(
     rules = rules_with_length(rules_name, length)
     players = rules.players
     bots = bot_names(bot_list, players, DEFAULT_BOTS)
-    work = tasks(bots, games, rules.name, seed, duplicate, length)
+    work = tasks(bots, games, rules.name, seed, duplicate, length, timeout)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     results = []

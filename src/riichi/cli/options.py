@@ -7,7 +7,7 @@ from typing import IO, Any
 
 import click
 
-from riichi.bots import BOTS
+from riichi.bots import BOTS, MJAI_PREFIX, is_outside
 from riichi.rules import Length, RuleSet, find_ruleset
 
 LENGTHS = [x.value for x in Length]
@@ -39,12 +39,18 @@ def rules_with_length(name: str, length: str | None) -> RuleSet:
 
 
 def bot_names(given: str | None, count: int, default: tuple[str, ...]) -> list[str]:
-    """``count`` built-in bot names from ``--bots``, or the first ``count`` defaults."""
+    """``count`` bots from ``--bots`` (built-in names, or ``mjai:COMMAND`` for an
+    outside bot), or the first ``count`` defaults."""
     if given is None:
         names = list(default[:count])
     else:
-        names = [n.strip().lower() for n in given.split(",")]
-    unknown = [n for n in names if n not in BOTS]
+        names = [
+            n.strip() if is_outside(n.strip()) else n.strip().lower() for n in given.split(",")
+        ]
+    for n in names:
+        if is_outside(n) and not n[len(MJAI_PREFIX) :].strip():
+            raise OptionError("--bots", "mjai: needs the command that runs the bot")
+    unknown = [n for n in names if n not in BOTS and not is_outside(n)]
     if unknown:
         raise OptionError("--bots", f"unknown bot {unknown[0]!r}; known: {', '.join(sorted(BOTS))}")
     if len(names) != count:
