@@ -125,3 +125,34 @@ def test_bad_play_options_are_one_line_errors() -> None:
         assert expected in result.output and "Traceback" not in result.output
     assert len(opponents(None, 2, 0)) == 2  # three players: two opponents by default
     assert rules_with_length("sanma", None).players == 3
+
+
+def test_an_outside_bot_at_the_terminal_table() -> None:
+    """riichi play --bots takes an mjai bot: it is started, fed the game and stopped."""
+    import sys
+    from pathlib import Path
+
+    from riichi.bots.mjai_bridge import MjaiProcessBot
+    from riichi.cli.play import opponents
+
+    script = Path(__file__).parent / "bots" / "mjai_tsumogiri.py"
+    bots = opponents(f"efficiency,mjai:{sys.executable} {script} ok,efficiency", 3, 5, 3.0)
+    outside = bots[1]
+    assert isinstance(outside, MjaiProcessBot)
+
+    async def scenario() -> None:
+        match = Match(find_ruleset("online"), 5, ["you", *(b.name for b in bots)])
+        app = TableApp(match, bots)
+        async with app.run_test(size=(160, 50)) as pilot:
+            for _ in range(6):  # a few of your turns: the outside bot plays between them
+                if app.showing_result:
+                    break
+                buttons = hand_buttons(app)
+                await pilot.click(f"#{buttons[-1].id}")
+                await pilot.pause()
+        theirs = [e for e in app.match.events if e.type == "discard" and e.data["seat"] == 2]
+        assert theirs and all(e.data["tsumogiri"] for e in theirs)
+        assert outside.warnings == []
+        assert outside.process is not None and outside.process.poll() is not None  # stopped
+
+    asyncio.run(scenario())

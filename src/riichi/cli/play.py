@@ -10,7 +10,7 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Footer, Header, Static
 
-from riichi.bots import Bot, make_bot
+from riichi.bots import Agent, make_agent
 from riichi.cli.options import LENGTHS, bot_names, rules_with_length
 from riichi.game import Action, ActionType, Match, observe
 from riichi.rules import RuleSet, Settlement
@@ -83,10 +83,11 @@ class TableApp(App[None]):
     """
     BINDINGS: ClassVar = [("q", "quit", "Quit")]
 
-    def __init__(self, match: Match, bots: Sequence[Bot]) -> None:
+    def __init__(self, match: Match, bots: Sequence[Agent]) -> None:
         super().__init__()
         self.match = match
         self.bots = {seat: bot for seat, bot in enumerate(bots, start=1)}
+        self.fed = dict.fromkeys(self.bots, 0)  # events each bot has been shown
         self.showing_result = False
         self.results_seen = 0
         self._choices: dict[str, Action] = {}
@@ -104,7 +105,25 @@ class TableApp(App[None]):
 
     async def on_mount(self) -> None:
         self.title = "riichi"
+        for seat, bot in self.bots.items():  # an outside bot starts its process here
+            if hasattr(bot, "start_match"):
+                bot.start_match(self.match.rules, self.match.players, seat)
         await self.advance()
+
+    def on_unmount(self) -> None:
+        for seat in self.bots:
+            self._feed(seat)
+        for bot in self.bots.values():
+            if hasattr(bot, "end_match"):
+                bot.end_match()
+
+    def _feed(self, seat: int) -> None:
+        """The events a bot that follows the game (``on_events``) has not seen yet."""
+        bot = self.bots[seat]
+        if hasattr(bot, "on_events"):
+            events = self.match.events[self.fed[seat] :]
+            bot.on_events([e for e in events if e.visible_to(seat)])
+            self.fed[seat] = len(self.match.events)
 
     # -------------------------------------------------------------- flow
 
@@ -120,6 +139,7 @@ class TableApp(App[None]):
             if YOU in legal:
                 break
             seat = next(iter(legal))
+            self._feed(seat)
             m.apply(seat, self.bots[seat].act(observe(m, seat)))
         if m.over and len(m.results) > self.results_seen:
             self.results_seen = len(m.results)
@@ -243,18 +263,25 @@ class TableApp(App[None]):
     "--bots",
     "bot_names",
     default=None,
-    help="The opponents, comma-separated (default: defensive,efficiency,defensive,"
-    " as many as the rules seat).",
+    help='The opponents, comma-separated: built-in bots, or mjai:"COMMAND ARGS" for an'
+    " outside bot (default: defensive,efficiency,defensive, as many as the rules seat).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.05, 60),
+    default=2.0,
+    show_default=True,
+    help="Seconds an outside bot has for each answer.",
 )
 def play_command(
-    rules_name: str, length: str | None, seed: int | None, bot_names: str | None
+    rules_name: str, length: str | None, seed: int | None, bot_names: str | None, timeout: float
 ) -> None:
     """Play a match against bots in the terminal."""
     import secrets
 
     rules = rules_with_length(rules_name, length)
     actual_seed: Any = seed if seed is not None else secrets.randbits(32)
-    bots = opponents(bot_names, rules.players - 1, actual_seed)
+    bots = opponents(bot_names, rules.players - 1, actual_seed, timeout)
     match = Match(rules, actual_seed, ["you", *(b.name for b in bots)])
     TableApp(match, bots).run()
 
@@ -262,7 +289,7 @@ def play_command(
 DEFAULT_BOTS = ("defensive", "efficiency", "defensive")
 
 
-def opponents(names: str | None, count: int, seed: object) -> list[Bot]:
+def opponents(names: str | None, count: int, seed: object, timeout: float = 2.0) -> list[Agent]:
     """The bots named (``--bots``), or the default ones, as many as ``count``."""
     chosen = bot_names(names, count, DEFAULT_BOTS)
-    return [make_bot(n, f"{seed}:{i}") for i, n in enumerate(chosen, start=1)]
+    return [make_agent(n, f"{seed}:{i}", timeout) for i, n in enumerate(chosen, start=1)]
