@@ -235,3 +235,25 @@ class Running:
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=15)
+
+
+def older_database(path: Path, revision: str, *statements: tuple[str, tuple[Any, ...]]) -> str:
+    """A SQLite database at schema ``revision`` with some rows written the old way; its
+    URL. Opening a Store on it upgrades it."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine
+
+    from riichi.server.storage import MIGRATIONS
+
+    url = f"sqlite:///{path}"
+    engine = create_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, revision)
+        for sql, params in statements:
+            conn.exec_driver_sql(sql, params)
+    engine.dispose()
+    return url

@@ -302,24 +302,13 @@ def test_money_tables_refuse_what_they_cannot_hold_and_move_nothing(tmp_path: Pa
 
 
 def test_an_older_database_gives_its_accounts_their_starting_chips(tmp_path: Path) -> None:
-    from alembic import command
-    from alembic.config import Config
-    from sqlalchemy import create_engine
+    from server_helpers import older_database
 
-    from riichi.server.storage import MIGRATIONS
-
-    url = f"sqlite:///{tmp_path / 'old.db'}"
-    engine = create_engine(url)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.upgrade(config, "0004")
-        conn.exec_driver_sql(
-            "insert into accounts (name, name_key, password_hash, created)"
-            " values ('old', 'old', 'x', 1.0)"
-        )
-    engine.dispose()
+    account = (
+        "insert into accounts (name, name_key, password_hash, created) values (?, ?, ?, ?)",
+        ("old", "old", "x", 1.0),
+    )
+    url = older_database(tmp_path / "old.db", "0004", account)
     store = Store(url)
     try:
         chips = ChipStore(store.engine)

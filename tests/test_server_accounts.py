@@ -183,28 +183,20 @@ def test_practice_tables_are_one_person_against_bots_and_untimed(tmp_path: Path)
 
 def test_an_older_database_upgrades_in_place(tmp_path: Path) -> None:
     """A database made before accounts existed (revision 0002) upgrades on start."""
-    from alembic import command
-    from alembic.config import Config
-    from sqlalchemy import create_engine
+    from server_helpers import older_database
 
-    from riichi.server.storage import MIGRATIONS
-
-    url = f"sqlite:///{tmp_path / 'old.db'}"
-    engine = create_engine(url)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.upgrade(config, "0002")
-        conn.exec_driver_sql(
+    url = older_database(
+        tmp_path / "old.db",
+        "0002",
+        (
             "insert into tables (id, rules, seed, seats, status, created, salt, commitment,"
             " bot_seed, seed_public) values ('old1', ?, 's', ?, 'live', 1.0, 'x', 'y', 'b', 0)",
             (
                 json.dumps({"name": "online"}),
                 json.dumps([{"kind": "random", "name": "r (bot)"}] * 4),
             ),
-        )
-    engine.dispose()
+        ),
+    )
     store = Store(url)  # upgrades to the newest revision
     stored = store.get_table("old1")
     assert stored is not None and stored.kind == "private" and stored.pool == "untimed"

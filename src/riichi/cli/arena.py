@@ -11,7 +11,7 @@ from tqdm import tqdm
 
 from riichi.bots import BOTS
 from riichi.bots.arena import run, summarise, tasks
-from riichi.cli.options import LENGTHS, bot_names, plural, rules_with_length
+from riichi.cli.options import LENGTHS, bot_names, plural, rules_with_length, timeout_option
 
 DEFAULT_BOTS = ("efficiency", "efficiency", "random", "random")
 COLUMNS = ("avg place", "1st", "last", "avg score", "win", "deal-in", "riichi", "call")
@@ -27,13 +27,7 @@ COLUMNS = ("avg place", "1st", "last", "avg score", "win", "deal-in", "riichi", 
     + ', or mjai:"COMMAND ARGS" for an outside bot speaking mjai'
     + " (default: efficiency,efficiency,random,random, as many as the rules seat)",
 )
-@click.option(
-    "--timeout",
-    type=click.FloatRange(0.05, 60),
-    default=2.0,
-    show_default=True,
-    help="Seconds an outside bot has for each answer.",
-)
+@timeout_option
 @click.option("--games", type=click.IntRange(1), default=20, show_default=True)
 @click.option("--rules", "rules_name", default="online", show_default=True)
 @click.option(

@@ -61,3 +61,13 @@ def bot_names(given: str | None, count: int, default: tuple[str, ...]) -> list[s
 def plural(count: int, word: str, many: str | None = None) -> str:
     """``1 tile``, ``2 tiles``; ``many`` where adding an s will not do."""
     return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+# ``--timeout``: the seconds an outside (mjai) bot has for each answer
+timeout_option = click.option(
+    "--timeout",
+    type=click.FloatRange(0.05, 60),
+    default=2.0,
+    show_default=True,
+    help="Seconds an outside bot has for each answer.",
+)

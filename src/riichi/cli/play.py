@@ -11,7 +11,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Footer, Header, Static
 
 from riichi.bots import Agent, make_agent
-from riichi.cli.options import LENGTHS, bot_names, rules_with_length
+from riichi.cli.options import LENGTHS, bot_names, rules_with_length, timeout_option
 from riichi.game import Action, ActionType, Match, observe
 from riichi.rules import RuleSet, Settlement
 from riichi.tiles import EAST, tile_name, tiles_name
@@ -266,13 +266,7 @@ class TableApp(App[None]):
     help='The opponents, comma-separated: built-in bots, or mjai:"COMMAND ARGS" for an'
     " outside bot (default: defensive,efficiency,defensive, as many as the rules seat).",
 )
-@click.option(
-    "--timeout",
-    type=click.FloatRange(0.05, 60),
-    default=2.0,
-    show_default=True,
-    help="Seconds an outside bot has for each answer.",
-)
+@timeout_option
 def play_command(
     rules_name: str, length: str | None, seed: int | None, bot_names: str | None, timeout: float
 ) -> None:
