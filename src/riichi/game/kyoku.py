@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from riichi.errors import NoYakuError
 from riichi.game.actions import (
     DISCARDS,
     KITAS,
@@ -29,7 +28,7 @@ from riichi.game.wall import Wall
 from riichi.hand import shanten
 from riichi.hand.shanten import hand_bytes, necessary_mask, replacement
 from riichi.rules import KanDoraTiming, Pao, RuleSet, TripleRon
-from riichi.scoring import Meld, MeldType, ScoreResult, WinContext, ron_order, score
+from riichi.scoring import Meld, MeldType, ScoreResult, WinContext, ron_order, score_if_yaku
 from riichi.tiles import (
     DRAGONS,
     EAST,
@@ -829,10 +828,7 @@ class Kyoku:
             pao=seat.liable,
             kita=len(seat.kita),
         )
-        try:
-            return score(hand, tile, seat.melds, context, self.rules)
-        except NoYakuError:
-            return None
+        return score_if_yaku(hand, tile, seat.melds, context, self.rules)
 
     def _finish_wins(self, wins: list[tuple[int, int | None, ScoreResult]], tile: int) -> None:
         transfers = []

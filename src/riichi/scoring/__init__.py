@@ -3,7 +3,7 @@
 from riichi.scoring.context import InvalidContextError, WinContext
 from riichi.scoring.melds import Meld, MeldType, parse_meld
 from riichi.scoring.points import Limit, Payment, base_points, ron_order
-from riichi.scoring.score import FuItem, ScoreResult, YakuHan, score
+from riichi.scoring.score import FuItem, ScoreResult, YakuHan, score, score_if_yaku
 from riichi.scoring.yaku import Yaku
 
 __all__ = [
@@ -21,4 +21,5 @@ __all__ = [
     "parse_meld",
     "ron_order",
     "score",
+    "score_if_yaku",
 ]

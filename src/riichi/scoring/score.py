@@ -137,6 +137,23 @@ def score(
     sets. Raises ``NotAgariError`` when the tiles are not complete and
     ``NoYakuError`` when no reading has a yaku.
     """
+    found = score_if_yaku(hand, win_tile, melds, context, rules)
+    if found is None:
+        ctx = context or WinContext(tsumo=True)
+        seat_wind = ctx.seat_wind(rules.players)
+        raise NoYakuError(_NoYakuMessage(hand, win_tile, melds, ctx, seat_wind))
+    return found
+
+
+def score_if_yaku(
+    hand: Sequence[int],
+    win_tile: int,
+    melds: Sequence[Meld] = (),
+    context: WinContext | None = None,
+    rules: RuleSet = ONLINE,
+) -> ScoreResult | None:
+    """``score``, but None where the win has no yaku: an engine asks that of many hands,
+    and an exception each time would cost more than the answer."""
     ctx = context or WinContext(tsumo=True)
     ctx.check(rules.players)
     all_ids = [*hand, win_tile, *(t for m in melds for t in m.tiles)]
@@ -181,7 +198,7 @@ def score(
         if best is None or key > best[0]:
             best = (key, found, reading, base, limit)
     if best is None:
-        raise NoYakuError(_NoYakuMessage(hand, win_tile, melds, ctx, seat_wind))
+        return None
     _, found, reading, base, limit = best
     return _price(found, reading, base, limit, (dora, aka, ura), ctx, rules)
 
