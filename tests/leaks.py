@@ -67,7 +67,8 @@ STATE_KEYS = frozenset(
         "meld_info",  # the called sets again, tile ids checked under TILE_KEYS
         "last_discard",  # [seat, place in its river]
         # the seat's own waits: kinds and how many it has not seen, counted from its
-        # hand and the table (so no tile of anyone else's)
+        # hand and the table (so no tile of anyone else's); its keys must never be
+        # named like a tile field, or its kinds and counts would read as tile ids
         "tenpai",
     }
 )

@@ -462,3 +462,27 @@ def test_each_view_is_built_once_per_seat_however_many_watch(
     # per action one state per seat; the spectators' view moved once (two actions, one
     # behind): one state for all 24 of them, not 24
     assert sorted(built, key=str) == [0, 0, 1, 1, 2, 2, 3, 3, None]
+
+
+def test_the_tenpai_help_names_no_field_like_a_tile_field() -> None:
+    """The seat's waits hold kinds and counts, not tile ids: a key named like a tile
+    field (it once was `discards`) would make them read as tiles, so none may be."""
+    from leaks import TILE_KEYS
+    from riichi.bots import make_bot
+    from riichi.game import Match, observe
+    from riichi.rules import find_ruleset
+    from riichi.server.views import tenpai_help
+
+    bots = [make_bot("efficiency", s) for s in range(4)]
+    seen: set[str] = set()
+    for seed in range(6):
+        match = Match(find_ruleset("online"), seed)
+        while not match.over:
+            seat = next(iter(match.legal_actions()))
+            obs = observe(match, seat)
+            found = tenpai_help(obs)
+            if found is not None:
+                seen |= set(found)
+                assert not set(found) & TILE_KEYS
+            match.apply(seat, bots[seat].act(obs))
+    assert seen == {"keeps", "waits"}

@@ -77,7 +77,7 @@ def tenpai_help(obs: Observation) -> dict[str, Any] | None:
     if sum(counts) % 3 == 2:
         table = ukeire(counts, seen, melds).discards
         keep = {row.discard: unseen(row.kinds) for row in table if row.shanten == 0}
-        return {"discards": {str(k): v for k, v in keep.items()}} if keep else None
+        return {"keeps": {str(k): v for k, v in keep.items()}} if keep else None
     found = waits(counts, melds)
     return {"waits": unseen(found.kinds)} if found.tenpai else None
 

@@ -770,7 +770,7 @@ function playTable(tableId, token) {
     const discards = new Set(legal.filter((a) => a.type === "discard").map((a) => a.tile));
     const riichis = new Set(legal.filter((a) => a.type === "riichi").map((a) => a.tile));
     const help = state.tenpai || {};
-    const keeps = help.discards || {};
+    const keeps = help.keeps || {};
     const showWaits = (waits, title) => {
       const box = $("#waits");
       box.replaceChildren(el("span", "label", title));
