@@ -120,11 +120,11 @@ class Server:
         self.fill_after = fill_after
         self.auth: Auth | None = None
         self._replays = asyncio.Semaphore(1)
-        # per server: bounded caches of finished games and their downloads
         self.chips = ChipStore(store.engine)
         self.daily = DailyDesk(self)
         self.tournaments = TournamentDesk(self)
         self._tournaments: asyncio.Task[None] | None = None
+        # per server: bounded caches of finished games and their downloads
         self.finished = alru_cache(maxsize=32)(self._finished)
         self.download = alru_cache(maxsize=8)(self._download)
 
