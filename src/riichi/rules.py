@@ -202,6 +202,16 @@ class RuleSet:
         return cls.from_dict(data)
 
 
+def placement_bonuses(rules: RuleSet) -> list[tuple[int, int, int]]:
+    """House rules' placement bonus as (place that gets it, place that pays it, percent
+    of the bet), places from 0 (first): last pays first, and with four players third
+    pays second."""
+    out = [(0, rules.players - 1, rules.placement_bonus[0])]
+    if rules.players == 4:
+        out.append((1, 2, rules.placement_bonus[1]))
+    return out
+
+
 # The element types of the container fields and the fields that may be None, written
 # out: compiled by mypyc, RuleSet keeps only ``tuple`` and ``frozenset`` (and no union)
 # in its run-time annotations. A test checks this against the source's annotations.

@@ -18,7 +18,7 @@ from riichi.game.actions import Action, IllegalActionError
 from riichi.game.events import Event
 from riichi.game.kyoku import HandResult, Kyoku, Phase
 from riichi.game.wall import Wall
-from riichi.rules import Length, RuleSet, Settlement
+from riichi.rules import Length, RuleSet, Settlement, placement_bonuses
 from riichi.tiles import EAST
 
 if TYPE_CHECKING:
@@ -331,11 +331,7 @@ class Match:
 def house_bonus(rules: RuleSet, place: int) -> float:
     """The placement bonus of house rules for ``place`` (0 = first), in bets: last pays
     first, and with four players third pays second."""
-    last = rules.players - 1
-    pairs = [(0, last, rules.placement_bonus[0])]
-    if rules.players == 4:
-        pairs.append((1, 2, rules.placement_bonus[1]))
-    for gets, pays, percent in pairs:
+    for gets, pays, percent in placement_bonuses(rules):
         if place == gets:
             return percent / 100
         if place == pays:

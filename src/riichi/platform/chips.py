@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from riichi.errors import RiichiError
-from riichi.rules import Length, RuleSet, Settlement
+from riichi.rules import Length, RuleSet, Settlement, placement_bonuses
 
 BANK = "bank"  # issues every chip there is: its balance is minus all the others'
 HOUSE = "house"  # takes the fees, adds money to tournaments, backs roster computers
@@ -34,6 +34,12 @@ class ChipError(RiichiError):
 
 def account_ledger(account_id: int) -> str:
     return f"account:{account_id}"
+
+
+def backer(player: str) -> str:
+    """The ledger account that pays and is paid for a player key: an account's own,
+    the house for a roster computer."""
+    return player if player.startswith("account:") else HOUSE
 
 
 def escrow(ref: str) -> str:
@@ -116,13 +122,10 @@ def settle(
     if rules.settlement is Settlement.HOUSE:
         shares = proportional(bet * players, [max(0, s) for s in scores])
         out = [share - bet for share in shares]
-        bonus = [(order[0], order[-1], rules.placement_bonus[0])]
-        if players == 4:
-            bonus.append((order[1], order[2], rules.placement_bonus[1]))
-        for gets, pays, percent in bonus:
+        for gets, pays, percent in placement_bonuses(rules):
             amount = bet * percent // 100
-            out[gets] += amount
-            out[pays] -= amount
+            out[order[gets]] += amount
+            out[order[pays]] -= amount
         return out
     raise ChipError(f"{rules.settlement.value} is not a settlement of chips")
 

@@ -219,26 +219,24 @@ def create_app(
     def account_json(account: Account) -> dict[str, Any]:
         return {"id": account.id, "name": account.name}
 
-    async def register(request: Request) -> Response:
+    async def credentials(request: Request, new: bool) -> Response:
+        """Register (``new``) or sign in with the body's name and password."""
         body = await read_json(request)
         auth = server().auth
         assert auth is not None
         fields = body if isinstance(body, dict) else {}
-        account, cookie = await auth.register(
+        enter = auth.register if new else auth.sign_in
+        account, cookie = await enter(
             fields.get("name"), fields.get("password"), client_address(request)
         )
-        response = JSONResponse({"account": account_json(account)}, status_code=201)
+        response = JSONResponse({"account": account_json(account)}, status_code=201 if new else 200)
         return with_cookie(response, request, cookie)
 
+    async def register(request: Request) -> Response:
+        return await credentials(request, new=True)
+
     async def sign_in(request: Request) -> Response:
-        body = await read_json(request)
-        auth = server().auth
-        assert auth is not None
-        fields = body if isinstance(body, dict) else {}
-        account, cookie = await auth.sign_in(
-            fields.get("name"), fields.get("password"), client_address(request)
-        )
-        return with_cookie(JSONResponse({"account": account_json(account)}), request, cookie)
+        return await credentials(request, new=False)
 
     async def sign_out(request: Request) -> Response:
         await read_json(request)  # a POST like the others: JSON, from this site

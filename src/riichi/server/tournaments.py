@@ -36,7 +36,7 @@ from sqlalchemy.engine import Engine
 from riichi.bots import BOT_LABEL
 from riichi.errors import excerpt
 from riichi.platform import Pool
-from riichi.platform.chips import HOUSE, Transfer, account_ledger, escrow
+from riichi.platform.chips import HOUSE, Transfer, account_ledger, backer, escrow
 from riichi.platform.tournaments import (
     DEFAULT_PAYOUT,
     MAX_ENTRANTS,
@@ -142,11 +142,6 @@ def _tournament(row: Any) -> Tournament:
     )
 
 
-def entrant_ledger(player: str) -> str:
-    """Who pays and is paid for an entrant: its account, or the house for a computer."""
-    return player if player.startswith("account:") else HOUSE
-
-
 class TournamentStore:
     """Tournaments, entrants and their tables; each write one transaction."""
 
@@ -239,7 +234,7 @@ class TournamentStore:
                 conn.execute(
                     insert(entrants).values(tournament_id=t.id, player=player, seq=seq, name=name)
                 )
-                payer = entrant_ledger(player)
+                payer = backer(player)
                 moves = []
                 if t.bet:
                     moves.append(Transfer(payer, escrow(t.id), t.bet))
@@ -314,9 +309,7 @@ class TournamentStore:
             )
             if done.rowcount != 1:
                 return  # another process finished it
-            moves = [
-                Transfer(escrow(t.id), entrant_ledger(who), amount) for who, amount in paid.items()
-            ]
+            moves = [Transfer(escrow(t.id), backer(who), amount) for who, amount in paid.items()]
             post(conn, f"tournament:{t.id}", moves, now)
 
     def cancel(self, t: Tournament, now: float) -> None:
@@ -334,7 +327,7 @@ class TournamentStore:
             ).scalars()
             moves = []
             for player in players:
-                payer = entrant_ledger(player)
+                payer = backer(player)
                 if t.bet:
                     moves.append(Transfer(escrow(t.id), payer, t.bet))
                 if t.fee and payer != HOUSE:
