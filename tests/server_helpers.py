@@ -123,7 +123,7 @@ class Seat:
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
-        hello = self.receive()
+        hello = self.hello = self.receive()
         assert hello["type"] == "hello"
         self.seat = hello["seat"]
         self.version = hello["version"]

@@ -312,9 +312,66 @@ def test_a_rated_table_on_a_fake_clock_through_a_timeout_and_a_reconnect(
         page.wait_for_function(
             f'() => document.querySelectorAll("{river}").length > {before}', timeout=15_000
         )
-        page.reload()  # reconnect: the session finds your seat again
-        page.wait_for_selector("#my-hand .tile")
-        assert page.locator(river).count() > before
+        # the computers play on to the next decision of hers (or the hand's result)
+        deciding = f"#my-hand .tile.playable, #actions button, {RESULT}"
+        page.wait_for_selector(deciding, timeout=15_000)
+        board = page.locator("#table .river, #table .meld").evaluate_all(
+            "nodes => nodes.map((n) => n.outerHTML)"
+        )
+        page.reload()  # reconnect: the session finds your seat and the same board again
+        page.wait_for_selector(deciding)
+        again = page.locator("#table .river, #table .meld").evaluate_all(
+            "nodes => nodes.map((n) => n.outerHTML)"
+        )
+        assert again == board
+        assert not errors, errors
+    finally:
+        server.stop()
+
+
+def test_back_during_a_result_pause_the_result_shows_first_then_the_next_deal(
+    browser: Browser, tmp_path: Path
+) -> None:
+    import httpx
+
+    from riichi.server import create_app
+    from riichi.server.clock import FakeClock
+    from server_helpers import Running
+
+    clock = FakeClock()
+    server = Running(create_app(f"sqlite:///{tmp_path / 'pause.db'}", clock=clock))
+    try:
+        seats = ["human", "tsumogiri", "tsumogiri", "tsumogiri"]
+        body = {"kind": "private", "clock": "standard", "seed": "clock-5", "seats": seats}
+        table = httpx.post(f"{server.url}/api/tables", json=body).json()
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{server.url}/table/{table['id']}#{table['tokens'][0]}")
+        river = "#table .seat-zone[data-pos='0'] .river .tile"
+        for _ in range(60):  # the clock plays each turn until the hand ends
+            page.wait_for_selector(f"#my-hand .tile.playable, {RESULT}", timeout=15_000)
+            if page.locator(RESULT).count():
+                break
+            before = page.locator(river).count()
+            clock.advance(26)  # once the discard shows, the clock waits for the next turn
+            page.wait_for_function(
+                f'() => document.querySelectorAll("{river}").length > {before}'
+                f' || document.querySelector("{RESULT}") !== null'
+            )
+        shown = page.inner_text("#result-body")
+        discarded = page.locator(river).count()
+        assert discarded > 0
+        page.reload()  # back before confirming: the same result over the same board
+        page.wait_for_selector(RESULT)
+        assert page.inner_text("#result-body") == shown
+        assert page.locator(river).count() == discarded
+        page.click("#result-ok")  # confirmed: the next deal, and play goes on
+        page.wait_for_selector("#my-hand .tile.playable", timeout=15_000)
+        assert page.locator(river).count() == 0
+        page.reload()
+        page.wait_for_selector("#my-hand .tile.playable")
+        assert page.locator(RESULT).count() == 0
         assert not errors, errors
     finally:
         server.stop()

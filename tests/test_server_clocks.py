@@ -101,6 +101,21 @@ def test_a_turn_timeout_discards_the_drawn_tile_and_uses_up_the_reserve(tmp_path
     assert first[0] == 0 and f'"tile": {drawn}' in first[1] and first[2] is True
 
 
+def time_out_a_hand(seat: Timed, clock: FakeClock) -> dict[str, Any]:
+    """Let the clock play for ``seat`` until a hand ends; the update that ended it. The
+    clock moves only once the seat is deciding, so the pause that follows is not overrun."""
+    for _ in range(400):
+        while seat.clock is None or str(seat.seat) not in seat.clock["decisions"]:
+            update = seat.read_until("update")
+            if "ended" in update:
+                return update
+        clock.advance(26)  # past every deadline: the clock plays for the person
+        update = seat.read_until("update")
+        if "ended" in update:
+            return update
+    raise AssertionError("no hand ended in 400 timeouts")
+
+
 def test_timeouts_play_a_whole_hand_then_the_result_pauses(tmp_path: Path) -> None:
     clock = FakeClock()
     with TestClient(create_app(sqlite(tmp_path), clock=clock)) as client:
@@ -108,13 +123,7 @@ def test_timeouts_play_a_whole_hand_then_the_result_pauses(tmp_path: Path) -> No
         url = f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
         with client.websocket_connect(url) as ws:
             seat = Timed(ws)
-            for _ in range(400):
-                if any(e["type"] == "end_hand" for e in seat.events):
-                    break
-                version = seat.version
-                clock.advance(26)  # past every deadline: the clock plays for the person
-                seat.wait_version_above(version)
-            assert any(e["type"] == "end_hand" for e in seat.events)
+            time_out_a_hand(seat, clock)
             assert seat.clock is not None and seat.clock["pause_until"] is not None
             # while the result shows, nobody acts and nobody's clock runs
             if seat.state["legal"]:
@@ -127,6 +136,33 @@ def test_timeouts_play_a_whole_hand_then_the_result_pauses(tmp_path: Path) -> No
             assert seat.clock["pause_until"] is None
     timeouts = [a for a in stored_actions(sqlite(tmp_path), table["id"]) if a[2]]
     assert len(timeouts) >= 10 and all(s == 0 for s, _, _ in timeouts)
+
+
+def test_a_seat_back_during_a_result_pause_sees_that_result_then_the_next_deal(
+    tmp_path: Path,
+) -> None:
+    """Before it confirms, and after a restart too: the final board comes with the
+    resync; once it has confirmed, only the next deal."""
+    clock = FakeClock()
+    url = ""
+    with TestClient(create_app(sqlite(tmp_path), clock=clock)) as client:
+        table = timed_table(client, "clock-5")
+        url = f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
+        with client.websocket_connect(url) as ws:
+            ended = time_out_a_hand(Timed(ws), clock)["ended"]
+        assert ended["discards"] != [[], [], [], []]  # the board as the hand ended
+        with client.websocket_connect(url) as ws:
+            hello = Timed(ws).hello
+            assert hello["ended"] == ended
+            assert hello["state"]["discards"] == [[], [], [], []]  # the next deal beside it
+    with TestClient(create_app(sqlite(tmp_path), clock=clock)) as client:
+        with client.websocket_connect(url) as ws:
+            seat = Timed(ws)
+            assert seat.hello["ended"] == ended  # rebuilt from the log
+            seat.send({"type": "ready"})
+            seat.read_until("clock")
+        with client.websocket_connect(url) as ws:
+            assert "ended" not in Timed(ws).hello
 
 
 def test_clocks_run_on_while_nobody_is_connected(tmp_path: Path) -> None:

@@ -289,6 +289,7 @@ class LiveTable:
         self._queue: asyncio.Queue[_Command] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._snapshots: dict[tuple[int | None, str], tuple[int, str]] = {}
+        self._ended: Kyoku | None = None  # the hand whose result is showing, once known
         self.closed = False  # unloaded: the task ends once nobody is left
         self._public = public_info(stored, seats, match.rules)
         self._published = self._info()
@@ -581,7 +582,10 @@ class LiveTable:
             if self.timer is not None and stored.clock:
                 self.timer = ClockState.from_dict(stored.clock)
             raise ProtocolError(f"table {self.id}: the action could not be stored; retry") from None
-        self._publish(before, kyoku if len(self.match.results) > hands else None)
+        ended = len(self.match.results) > hands
+        if ended:
+            self._ended = kyoku
+        self._publish(before, kyoku if ended else None)
 
     def _bot_to_move(self) -> int | None:
         if not self.bots or (self.timer is not None and self.timer.pause_until is not None):
@@ -653,7 +657,24 @@ class LiveTable:
             cached = self._snapshots[(seat, kind)] = (self.version, text)
         # the clocks and the spectators change without a new version: added fresh
         clock = orjson.dumps(self.clock_view(seat)).decode()
-        return f'{cached[1][:-1]},"clock":{clock},"spectators":{self.spectators}}}'
+        text = f'{cached[1][:-1]},"clock":{clock},"spectators":{self.spectators}}}'
+        ended = self._result_showing(seat)
+        if ended is None:
+            return text
+        # back during a result pause it has not confirmed: the result over the final
+        # board first, as a seat that never left saw it
+        players = [s.public() for s in self.seats]
+        board = orjson.dumps(seat_state(self.match, seat, players, ended)).decode()
+        return f'{text[:-1]},"ended":{board}}}'
+
+    def _result_showing(self, seat: int) -> Kyoku | None:
+        """The hand whose result pauses play, while ``seat`` has not confirmed it."""
+        timer = self.timer
+        if timer is None or timer.pause_until is None or seat in timer.ready:
+            return None
+        if self._ended is None:  # paused when the table was loaded: replay to that hand
+            self._ended = ended_hand(self.match)
+        return self._ended
 
     def _spectator_snapshot(self, kind: str) -> str:
         view = self.view
@@ -786,6 +807,20 @@ def load_match(stored: StoredTable, store: Store) -> tuple[Match, list[SeatSpec]
     for seat, action in store.load_actions(stored.id):
         match.apply(seat, Action.from_dict(action))
     return match, seats
+
+
+def ended_hand(match: Match) -> Kyoku | None:
+    """The last hand of ``match`` to have ended, as it stood at its end, rebuilt from the
+    match's own actions (a live table keeps it; a reloaded one does not)."""
+    if not match.hand_ends:
+        return None
+    replay = Match(match.rules, match.seed, match.players)
+    stop = match.hand_ends[-1] - 1
+    for seat, action in match.actions[:stop]:
+        replay.apply(seat, action)
+    kyoku = replay.kyoku
+    replay.apply(*match.actions[stop])
+    return kyoku
 
 
 def rules_of(body: dict[str, Any]) -> RuleSet:

@@ -596,6 +596,12 @@ function resultHtml(events, players, state) {
 
 const END_EVENTS = ["win", "ryuukyoku", "end_hand", "end_match"];
 
+// The events of the last hand to have ended (a full history ends with the next deal's).
+function lastHand(events) {
+  const starts = events.flatMap((e, i) => (e.type === "start_hand" ? [i] : []));
+  return events.slice(starts.length > 1 ? starts[starts.length - 2] : 0, starts[starts.length - 1]);
+}
+
 // The result over the board (which shows the hand as it ended); `done` runs on Next.
 function showResult(events, players, state, done) {
   const ends = events.filter((e) => END_EVENTS.includes(e.type));
@@ -885,6 +891,21 @@ function playTable(tableId, token) {
     if (b) { ev.preventDefault(); b.click(); }
   });
 
+  // A hand's end as it stood, its result over it; on Next (confirmed, on a clock) the
+  // next deal, then whatever came meanwhile.
+  function holdResult(events, ended, next) {
+    holding = true;
+    state = ended;
+    render();
+    showResult(events, state.players, ended, () => {
+      holding = false;
+      if (timed && ws) send({ type: "ready" });
+      state = next;
+      render();
+      drain();
+    });
+  }
+
   // Shows queued updates one by one: others' discards at the chosen pace, a hand's end
   // as it stood with its result until Next.
   function drain() {
@@ -894,16 +915,7 @@ function playTable(tableId, token) {
     version = msg.version;
     setClock(msg.clock);
     if (msg.ended && seat !== null) {
-      state = msg.ended;
-      render();
-      holding = true;
-      showResult(msg.events, state.players, msg.ended, () => {
-        holding = false;
-        if (timed && ws) send({ type: "ready" });
-        state = msg.state;
-        render();
-        drain();
-      });
+      holdResult(msg.events, msg.ended, msg.state);
       return;
     }
     state = msg.state;
@@ -927,7 +939,12 @@ function playTable(tableId, token) {
       timed = Boolean(msg.clock);
       delay = msg.delay || "";
       showSpectators(msg.spectators);
-      render();
+      if (msg.ended && seat !== null) {
+        // back while a hand's result holds play: that result first, then the next deal
+        holdResult(lastHand(msg.events), msg.ended, msg.state);
+      } else {
+        render();
+      }
       setClock(msg.clock);
       return;
     }
