@@ -257,3 +257,17 @@ def older_database(path: Path, revision: str, *statements: tuple[str, tuple[Any,
             conn.exec_driver_sql(sql, params)
     engine.dispose()
     return url
+
+
+def stored_actions(url: str, table_id: str) -> list[tuple[int, str, bool]]:
+    """A table's stored actions as (seat, action JSON, was a timeout), read directly."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text("select seat, action, timeout from actions where table_id = :t order by seq"),
+            {"t": table_id},
+        ).all()
+    engine.dispose()
+    return [(r.seat, r.action, bool(r.timeout)) for r in rows]

@@ -7,13 +7,14 @@ Screenshots go to ``artifacts/browser/``.
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from server_helpers import free_port, start_server
+from server_helpers import free_port, start_server, stored_actions
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "browser"
@@ -277,12 +278,15 @@ def test_a_bad_seat_link_says_so_once_and_stops(browser: Browser, base_url: str)
 def test_a_rated_table_on_a_fake_clock_through_a_timeout_and_a_reconnect(
     browser: Browser, tmp_path: Path
 ) -> None:
+    import httpx
+
     from riichi.server import create_app
     from riichi.server.clock import FakeClock
     from server_helpers import Running
 
     clock = FakeClock()
-    server = Running(create_app(f"sqlite:///{tmp_path / 'rated.db'}", clock=clock, fill_after=30))
+    url = f"sqlite:///{tmp_path / 'rated.db'}"
+    server = Running(create_app(url, clock=clock, fill_after=30))
     try:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         errors: list[str] = []
@@ -306,15 +310,24 @@ def test_a_rated_table_on_a_fake_clock_through_a_timeout_and_a_reconnect(
         mine = page.inner_text("#table .seat-zone[data-pos='0'] .plate .clock")
         assert mine.endswith(" s") and "+" in mine  # thinking time and reserve
         shot(page, "5-rated-clock")
-        river = "#table .seat-zone[data-pos='0'] .river .tile"
-        before = page.locator(river).count()
         clock.advance(26)  # past 5 s and the 20 s reserve: the clock discards for you
-        page.wait_for_function(
-            f'() => document.querySelectorAll("{river}").length > {before}', timeout=15_000
-        )
-        # the computers play on to the next decision of hers (or the hand's result)
+        # stored as a timeout (a computer may call the tile, or win on it, at once)
+        table_id = page.url.rsplit("/", 1)[-1]
+        deadline = time.monotonic() + 15
+        while not any(t for _, _, t in stored_actions(url, table_id)):
+            assert time.monotonic() < deadline, "the clock did not play for her"
+            time.sleep(0.05)
+        # the computers play on to her next decision (or the hand's result): the server
+        # waits there, and the page shows what the server has
         deciding = f"#my-hand .tile.playable, #actions button, {RESULT}"
-        page.wait_for_selector(deciding, timeout=15_000)
+        while True:
+            page.wait_for_selector(deciding, timeout=15_000)
+            shown = page.get_attribute("#table", "data-version")
+            stored = httpx.get(f"{server.url}/api/tables/{table_id}").json()["version"]
+            if shown == str(stored):
+                break
+            assert time.monotonic() < deadline, f"the page shows {shown}, the server {stored}"
+            time.sleep(0.05)
         board = page.locator("#table .river, #table .meld").evaluate_all(
             "nodes => nodes.map((n) => n.outerHTML)"
         )

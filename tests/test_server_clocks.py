@@ -9,13 +9,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 
 from riichi.server import create_app
 from riichi.server.auth import COOKIE
 from riichi.server.clock import FakeClock
-from server_helpers import Seat
+from server_helpers import Seat, stored_actions
 
 TSUMOGIRI = ["human", "tsumogiri", "tsumogiri", "tsumogiri"]
 
@@ -59,17 +58,6 @@ class Timed(Seat):
     def wait_version_above(self, version: int) -> None:
         while self.version <= version:
             self.read_until("update")
-
-
-def stored_actions(url: str, table_id: str) -> list[tuple[int, str, bool]]:
-    engine = create_engine(url)
-    with engine.connect() as conn:
-        rows = conn.execute(
-            text("select seat, action, timeout from actions where table_id = :t order by seq"),
-            {"t": table_id},
-        ).all()
-    engine.dispose()
-    return [(r.seat, r.action, bool(r.timeout)) for r in rows]
 
 
 def test_a_turn_timeout_discards_the_drawn_tile_and_uses_up_the_reserve(tmp_path: Path) -> None:

@@ -764,6 +764,7 @@ function playTable(tableId, token) {
     }
     if (!state) return;
     drawTable(state, seat === null ? 0 : seat, false, seat === null);
+    $("#table").dataset.version = version;  // which update the board shows
     const hand = $("#my-hand");
     hand.replaceChildren();
     const actions = $("#actions");
