@@ -3,6 +3,7 @@
 from riichi.bots.agent import BOT_LABEL, Agent, Bot
 from riichi.bots.defensive import DefensiveBot
 from riichi.bots.efficiency import EfficiencyBot
+from riichi.bots.expert import ExpertBot
 from riichi.bots.simple import RandomBot, TsumogiriBot
 
 BOTS: dict[str, type[Bot]] = {
@@ -10,8 +11,13 @@ BOTS: dict[str, type[Bot]] = {
     "tsumogiri": TsumogiriBot,
     "efficiency": EfficiencyBot,
     "defensive": DefensiveBot,
+    "expert": ExpertBot,
 }
 
+
+# Strongest first: what the site offers to play against, and what fills seats.
+LADDER = ("expert", "defensive", "efficiency", "random")
+ROSTER = LADDER[0]  # the roster computer: rated seats, tournaments, the Daily Wall
 
 MJAI_PREFIX = "mjai:"  # an outside bot: the command after it speaks mjai
 
@@ -37,7 +43,7 @@ def make_agent(spec: str, seed: int | str = 0, timeout: float = 2.0) -> Agent:
 
 
 def make_bot(name: str, seed: int | str = 0) -> Bot:
-    """A built-in bot by name: random, tsumogiri, efficiency, defensive."""
+    """A built-in bot by name: random, tsumogiri, efficiency, defensive, expert."""
     try:
         return BOTS[name.strip().lower()](seed)
     except KeyError:
@@ -47,10 +53,13 @@ def make_bot(name: str, seed: int | str = 0) -> Bot:
 __all__ = [
     "BOTS",
     "BOT_LABEL",
+    "LADDER",
     "MJAI_PREFIX",
+    "ROSTER",
     "Agent",
     "Bot",
     "EfficiencyBot",
+    "ExpertBot",
     "RandomBot",
     "TsumogiriBot",
     "is_outside",

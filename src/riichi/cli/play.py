@@ -264,7 +264,7 @@ class TableApp(App[None]):
     "bot_names",
     default=None,
     help='The opponents, comma-separated: built-in bots, or mjai:"COMMAND ARGS" for an'
-    " outside bot (default: defensive,efficiency,defensive, as many as the rules seat).",
+    " outside bot (default: expert,defensive,expert, as many as the rules seat).",
 )
 @timeout_option
 def play_command(
@@ -280,7 +280,7 @@ def play_command(
     TableApp(match, bots).run()
 
 
-DEFAULT_BOTS = ("defensive", "efficiency", "defensive")
+DEFAULT_BOTS = ("expert", "defensive", "expert")
 
 
 def opponents(names: str | None, count: int, seed: object, timeout: float = 2.0) -> list[Agent]:

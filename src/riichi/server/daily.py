@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
-from riichi.bots import BOT_LABEL
+from riichi.bots import BOT_LABEL, ROSTER
 from riichi.game import commitment
 from riichi.platform.daily import (
     DAY,
@@ -156,8 +156,7 @@ class DailyDesk:
         rules = find_ruleset(RULES)
         seats = [SeatSpec(HUMAN, account.name, None, account.id)]
         seats += [
-            roster_seat(s, "defensive", f"daily {s + 1} {BOT_LABEL}")
-            for s in range(1, rules.players)
+            roster_seat(s, ROSTER, f"daily {s + 1} {BOT_LABEL}") for s in range(1, rules.players)
         ]
         new = fresh_table(
             rules,

@@ -18,6 +18,7 @@ from typing import Any
 
 from async_lru import alru_cache
 
+from riichi.bots import ROSTER
 from riichi.errors import RiichiError, excerpt
 from riichi.formats.tenhou6 import write_tenhou6
 from riichi.game import Match, commitment
@@ -62,7 +63,6 @@ from riichi.server.views import replay_frames
 
 log = logging.getLogger(__name__)
 SEED_LENGTH = 64
-ROSTER = "defensive"  # the roster computer that fills rated seats
 
 
 class Busy(ProtocolError):

@@ -38,7 +38,7 @@ from typing import Any
 
 import orjson
 
-from riichi.bots import BOT_LABEL, Bot, make_bot
+from riichi.bots import BOT_LABEL, ROSTER, Bot, make_bot
 from riichi.errors import RiichiError, excerpt
 from riichi.game import Action, IllegalActionError, Match, Phase, commitment, observe
 from riichi.game.kyoku import Kyoku
@@ -152,7 +152,7 @@ def fresh_table(
     )
 
 
-def roster_seat(seat: int, kind: str = "defensive", name: str | None = None) -> SeatSpec:
+def roster_seat(seat: int, kind: str = ROSTER, name: str | None = None) -> SeatSpec:
     """A roster computer's seat, labelled as a bot."""
     return SeatSpec(kind, name or f"{kind} {seat + 1} {BOT_LABEL}")
 

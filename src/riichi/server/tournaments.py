@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Engine
 
-from riichi.bots import BOT_LABEL
+from riichi.bots import BOT_LABEL, ROSTER
 from riichi.errors import excerpt
 from riichi.platform import Pool
 from riichi.platform.chips import HOUSE, Transfer, account_ledger, backer, escrow
@@ -73,7 +73,6 @@ if TYPE_CHECKING:
     from riichi.server.hub import Server
 
 log = logging.getLogger(__name__)
-ROSTER = "defensive"
 MAX_BET = 1_000_000
 MAX_WAIT = 7 * 86_400.0  # registration stays open at most a week
 

@@ -208,7 +208,8 @@ async function showLobby() {
       const label = el("label", null, `Seat ${s + 1} `);
       const sel = el("select");
       sel.name = `seat${s}`;
-      for (const kind of ["efficiency", "defensive", "random", "human"]) {
+      // the ladder, strongest first
+      for (const kind of ["expert", "defensive", "efficiency", "random", "human"]) {
         const opt = el("option", null, kind === "human" ? "a friend (link)" : `${kind} bot`);
         opt.value = kind;
         sel.appendChild(opt);

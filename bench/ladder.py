@@ -1,0 +1,97 @@
+"""The ladder of roster computers: duplicate arenas, each rung against the one below.
+
+Each rung plays two of one bot against two of the other on the same walls in
+every seating (duplicate), so luck of the deal cancels. The top rung, `expert`
+against `defensive`, plays ``--walls`` walls (x4 seatings: 1,000 walls are
+4,000 hanchans); the lower rungs a quarter as many. Per bot: average place with
+its 95% interval, first and last rates, and the win, deal-in, riichi and call
+rates of its hands. Then the time `expert` takes per decision on one core.
+Not a test.
+
+    python bench/ladder.py [--walls 1000] [--rules online] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from riichi.bots import make_bot
+from riichi.bots.arena import BotStats, run, summarise, tasks
+from riichi.bots.play import play_match
+from riichi.game import Action, Match, Observation
+from riichi.rules import find_ruleset
+
+RUNGS = (("expert", "defensive", 1), ("defensive", "efficiency", 4), ("efficiency", "random", 4))
+
+
+def rung(top: str, low: str, walls: int, rules: str, seed: int, jobs: int) -> dict[str, BotStats]:
+    work = tasks([top, low, top, low], walls, rules, seed, duplicate=True)
+    started = time.perf_counter()
+    stats = summarise(seats for seats, _ in run(work, jobs))
+    took = time.perf_counter() - started
+    print(
+        f"\n{top} against {low}: {len(work)} hanchans ({walls} walls x 4 seatings) in {took:.0f} s"
+    )
+    columns = ("avg place", "1st", "last", "win", "deal-in", "riichi", "call")
+    print(f"{'bot':<12}" + "".join(f"{c:>18}" for c in columns))
+    for name in (top, low):
+        row = stats[name].table_row(4)
+        cells = []
+        for c in columns:
+            mean, half = row[c]
+            cells.append(
+                f"{mean:.3f} ± {half:.3f}" if c == "avg place" else f"{mean:.1%} ± {half:.1%}"
+            )
+        print(f"{name:<12}" + "".join(f"{x:>18}" for x in cells))
+    (a_mean, a_half), (b_mean, b_half) = (stats[top].mean_place(), stats[low].mean_place())
+    apart = a_mean + a_half < b_mean - b_half
+    print(
+        f"{top} ahead by {b_mean - a_mean:.3f} places; "
+        f"95% intervals {'do not overlap' if apart else 'overlap'}"
+    )
+    return stats
+
+
+def decision_times(rules: str, seed: int, matches: int) -> list[float]:
+    """Seconds per `expert` decision, four of them at a table, one core."""
+    spent: list[float] = []
+
+    class Timed:
+        def __init__(self, seat: int) -> None:
+            self.bot = make_bot("expert", f"{seed}:{seat}")
+            self.name = self.bot.name
+
+        def act(self, observation: Observation) -> Action:
+            t = time.perf_counter()
+            action = self.bot.act(observation)
+            spent.append(time.perf_counter() - t)
+            return action
+
+    for m in range(matches):
+        agents = [Timed(s) for s in range(4)]
+        play_match(Match(find_ruleset(rules), seed + m, [a.name for a in agents]), agents)
+    return spent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--walls", type=int, default=1000)
+    parser.add_argument("--rules", default="online")
+    parser.add_argument("--seed", type=int, default=100_000)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    for top, low, share in RUNGS:
+        rung(top, low, max(1, args.walls // share), args.rules, args.seed, args.jobs)
+    spent = sorted(decision_times(args.rules, args.seed, 8))
+    p99 = spent[int(len(spent) * 0.99)]
+    print(
+        f"\nexpert, one core: {len(spent)} decisions,"
+        f" median {statistics.median(spent) * 1000:.2f} ms,"
+        f" p99 {p99 * 1000:.2f} ms, slowest {spent[-1] * 1000:.1f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,612 @@
+"""The expert bot: every choice by expected points, not by rules of thumb.
+
+Each way to go on (a discard, a riichi, a call or a pass) is valued as
+
+    the chance of winning x what the win is worth
+    - the chance of dealing in now and later x what that costs,
+
+against folding, which costs only the tiles let go while folding. The chance of
+winning comes from the shanten and live acceptance after the choice, the draws
+left, and how likely someone else ends the hand first; what a tenpai hand is
+worth comes from the scorer itself (each wait, ron and tsumo, riichi or not);
+a hand further off is valued by the han it can still reach (dora, red fives,
+value honours, all simples, a flush). Danger is a chance per tile for each
+opponent who may be tenpai: genbutsu and tiles passed after a riichi, suji,
+walls and honours left, weighted by how likely that opponent is ready and
+what its hand is worth. In a match's last hand the points are weighed by
+the places they win or lose.
+
+Everything is a function of the observation and the seed: the same situation
+is played the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from riichi.bots.agent import winning
+from riichi.bots.defensive import DefensiveBot
+from riichi.bots.efficiency import visible_counts
+from riichi.game import Action, ActionType, Observation
+from riichi.hand import shanten_kokushi, ukeire
+from riichi.hand.waits import DiscardOption
+from riichi.scoring import Meld, MeldType, WinContext, score_if_yaku
+from riichi.tiles import (
+    DRAGONS,
+    EAST,
+    NUM_KINDS,
+    counts_of,
+    dora_of,
+    is_red,
+    is_yaochu,
+)
+
+# A non-dealer's ron by han (30 fu below mangan); a dealer's is half as much again.
+HAN_POINTS = (0, 1000, 2000, 3900, 7700, 8000, 12000, 12000, 16000, 16000, 16000, 24000)
+YAKUMAN_POINTS = 32000
+
+# The live acceptance a hand usually has at each shanten once it gets there.
+TYPICAL_ACCEPTANCE = (5, 18, 32, 44, 52, 56, 60)
+SHAPE_CARRY = 0.6
+
+# How often others' discards give a ron beside one's own draws, per wait tile:
+# a silent wait is dealt into more than a declared one, which others fold against.
+RON_SILENT = 1.4
+RON_DECLARED = 0.7
+# Riichi adds ura dora and ippatsu on top of its han: about this much value.
+URA_FACTOR = 1.22
+
+# A chance per opponent turn that someone ends the hand first, and what a riichi
+# or a ready open hand adds to it.
+BASE_HAZARD = 0.012
+THREAT_HAZARD = 0.07
+# A tile let go while pushing deals in this often against a ready hand; one let go
+# while folding this often (safe tiles run out); pushing without a riichi picks
+# its tiles, so pays this share of that.
+PUSH_DANGER = 0.03
+DANGER_SCALE = 0.7  # the table above, as the arenas weigh it against the cost
+RIICHI_HAN = 2.6  # a riichi hand's han before the dora it shows
+FOLD_DANGER = 0.05
+PUSH_CARE = 0.6
+RIICHI_STICK = 600.0  # the stick, back with a win: about this much lost
+CALL_MARGIN = 150.0  # a call also spends safe tiles and the riichi: it must win by this
+PLACE_POINTS = 12000.0  # a place in the last hand, in points
+# An open hand plays on only with this much yaku in reach: all simples with one stray
+# tile, a flush but for one tile, two value pairs.
+OPEN_YAKU = 0.6
+# Being faster is worth something beside the win: tenpai at the draw, and a hand
+# with no value yet still wants to get there. Ties between hands of no value so
+# go to the fastest.
+SPEED_POINTS = 300.0
+# A dealer's win also keeps the deal: another hand as dealer is worth about this.
+DEALER_KEEP = 0.0
+
+
+@dataclass
+class Scene:
+    """What one decision needs, worked out once for it."""
+
+    obs: Observation
+    threats: list[Threat]
+    seen: list[int]  # tiles visible outside the own hand, by kind
+    out: list[int]  # the same with the own hand
+    unseen: int
+    hazard: float  # chance per turn that someone else ends the hand
+    push_risk: float  # expected deal-in cost of a tile let go while pushing
+    fold_cost: float  # of folding: running out of safe tiles
+    last_hand: bool
+    risks: dict[int, float] = field(default_factory=dict)  # by kind, filled as asked
+
+
+@dataclass(frozen=True)
+class Threat:
+    seat: int
+    ready: float  # chance it is tenpai now
+    cost: float  # what dealing into it costs, in points
+
+
+def han_points(han: float, dealer: bool) -> float:
+    """Points of a ron with ``han`` (fractional: between two han values)."""
+    if han <= 0:
+        return 0.0
+    if han >= 13:
+        points = float(YAKUMAN_POINTS)
+    else:
+        low = int(han)
+        high = min(low + 1, len(HAN_POINTS) - 1)
+        top = HAN_POINTS[min(low, len(HAN_POINTS) - 1)]
+        points = top + (HAN_POINTS[high] - top) * (han - low)
+    return points * (1.5 if dealer else 1.0)
+
+
+@lru_cache(maxsize=1 << 16)
+def win_chance(
+    shanten: int, acceptance: int, draws: int, unseen: int, ron: float, hazard: float
+) -> tuple[float, float]:
+    """(chance to win, expected own discards before the hand ends) with ``draws`` draws
+    left: a draw advances a shanten with its acceptance over the unseen tiles (the first
+    step with ``acceptance``, later ones with a usual figure); at tenpai others'
+    discards add ``ron`` times the draw chance; each turn someone else may end the hand
+    (``hazard``)."""
+    pool = max(unseen, 1)
+    steps = max(shanten, 0)
+    # a hand that accepts more now tends to accept more later too
+    shape = min(2.0, max(0.5, acceptance / TYPICAL_ACCEPTANCE[min(steps, 6)])) ** SHAPE_CARRY
+    # chance[s]: win from s shanten with the draws counted so far; turns likewise
+    chance = [0.0] * (steps + 1)
+    turns = [0.0] * (steps + 1)
+    for _ in range(max(draws, 0)):
+        new_chance = [0.0] * (steps + 1)
+        new_turns = [0.0] * (steps + 1)
+        for s in range(steps + 1):
+            tiles = acceptance if s == steps else TYPICAL_ACCEPTANCE[min(s, 6)] * shape
+            p = min(1.0, tiles / pool)
+            if s == 0:
+                q = min(0.95, p * (1.0 + ron))
+                new_chance[s] = q + (1 - q) * (1 - hazard) * chance[0]
+                new_turns[s] = (1 - q) * (1 - hazard) * (1 + turns[0])
+            else:
+                go_on = (1 - hazard) * (p * chance[s - 1] + (1 - p) * chance[s])
+                new_chance[s] = go_on
+                new_turns[s] = (1 - hazard) * (1 + p * turns[s - 1] + (1 - p) * turns[s])
+        chance, turns = new_chance, new_turns
+    return chance[steps], turns[steps]
+
+
+class ExpertBot(DefensiveBot):
+    """Plays each choice for the most expected points (seeded, keyed tie-breaks)."""
+
+    kind = "expert"
+
+    def act(self, observation: Observation) -> Action:
+        obs = observation
+        legal = obs.legal
+        win = winning(legal)
+        if win is not None:
+            return win
+        types = {a.type for a in legal}
+        if ActionType.KYUUSHU in types:
+            assert obs.hand is not None
+            if shanten_kokushi(counts_of(obs.hand)) > 2:
+                return next(a for a in legal if a.type is ActionType.KYUUSHU)
+        if ActionType.KITA in types:  # a North set aside is a dora and a free draw
+            return next(a for a in legal if a.type is ActionType.KITA)
+        scene = self._scene(obs)
+        if ActionType.PASS in types:
+            return self._answer(obs, scene)
+        if not any(t.ready >= 0.5 for t in scene.threats):
+            kan = self._kan(obs)
+            if kan is not None:
+                return kan
+        return self._best_discard(obs, scene)
+
+    # ----------------------------------------------------------- who may win
+
+    def read_threats(self, obs: Observation) -> list[Threat]:
+        """Each opponent that may be tenpai: how likely, and what its hand is worth."""
+        assert obs.seat is not None
+        n = obs.rules.players
+        out = []
+        for s in range(n):
+            if s == obs.seat:
+                continue
+            dealer = s == obs.dealer
+            turn = len(obs.discards[s])
+            if obs.riichi[s]:
+                han = RIICHI_HAN + self._shown_han(obs, s)
+                out.append(Threat(s, 1.0, han_points(han, dealer) + 300 * obs.honba))
+                continue
+            calls = len(obs.meld_tiles[s])
+            if calls == 0:
+                if turn >= 12:  # a silent tenpai grows likelier late
+                    ready = min(0.35, 0.04 * (turn - 10))
+                    out.append(Threat(s, ready, han_points(2.5, dealer)))
+                continue
+            ready = min(0.95, (0.1, 0.25, 0.45, 0.7, 0.9)[min(calls, 4)] + 0.02 * turn)
+            if self._open_threat(obs, s):
+                ready = min(0.95, ready + 0.15)
+            han = 1.2 + self._shown_han(obs, s)
+            out.append(Threat(s, ready, han_points(han, dealer) + 300 * obs.honba))
+        return out
+
+    def _shown_han(self, obs: Observation, seat: int) -> float:
+        """Han an opponent shows: dora and red fives in its sets, value triplets."""
+        dora = self._dora_kinds(obs)
+        han = 0.0
+        for tiles in obs.meld_tiles[seat]:
+            for t in tiles:
+                han += dora.count(t >> 2) + is_red(t, obs.rules.red_fives)
+            kind = tiles[0] >> 2
+            if len(tiles) >= 3 and tiles[0] >> 2 == tiles[-1] >> 2:
+                han += self._value_kind(obs, seat, kind)
+        han += len(obs.kita[seat])
+        han += 0.5 * len(obs.dora_indicators)  # dora hidden in the hand, on average
+        return han
+
+    def deal_in(self, obs: Observation, threat: int, kind: int, out: Sequence[int]) -> float:
+        """The chance ``kind`` deals into ``threat`` if it is tenpai."""
+        river = obs.discards[threat]
+        own = {tile >> 2 for tile, *_ in river}
+        if kind in own:
+            return 0.0
+        if obs.riichi[threat]:
+            declared = next((i for i, d in enumerate(river) if d[2]), len(river))
+            if kind in self._passed_since(obs, threat, declared):
+                return 0.0
+        if kind >= 27:
+            left = 4 - out[kind]
+            return (0.0, 0.012, 0.035, 0.065, 0.07)[max(0, left)]
+        rank = kind % 9
+        low = rank >= 3 and kind - 3 in own
+        high = rank <= 5 and kind + 3 in own
+        if rank in (0, 8):
+            chance = 0.018 if low or high else 0.06
+        elif rank in (1, 7):
+            chance = 0.03 if low or high else 0.085
+        elif rank in (2, 6):
+            chance = 0.045 if low or high else 0.10
+        else:
+            chance = 0.035 if low and high else 0.08 if low or high else 0.13
+        if self._walled(kind, list(out)):
+            chance *= 0.3
+        return chance * DANGER_SCALE
+
+    # ----------------------------------------------------------- what a hand is worth
+
+    def _dora_kinds(self, obs: Observation) -> list[int]:
+        three = obs.rules.players == 3
+        return [dora_of(t >> 2, three) for t in obs.dora_indicators]
+
+    def _value_kind(self, obs: Observation, seat: int, kind: int) -> int:
+        """Yakuhai han of a triplet of ``kind`` for ``seat``."""
+        seat_wind = EAST + (seat - obs.dealer) % obs.rules.players
+        return (kind in DRAGONS) + (kind == seat_wind) + (kind == obs.round_wind)
+
+    def _rough_han(
+        self, obs: Observation, counts: Sequence[int], melds: Sequence[Meld], reds: int
+    ) -> float:
+        """The han a hand not yet tenpai can expect; 0 when an open hand has no yaku
+        in reach."""
+        assert obs.seat is not None
+        closed = not any(m.is_open for m in melds)
+        dora = self._dora_kinds(obs)
+        called = [t >> 2 for m in melds for t in m.tiles]
+        everything = list(called)
+        for k in range(NUM_KINDS):
+            everything += [k] * counts[k]
+        han = float(sum(everything.count(d) for d in dora) + len(obs.kita[obs.seat]))
+        han += reds + sum(is_red(t, obs.rules.red_fives) for m in melds for t in m.tiles)
+        yaku = 0.0
+        for m in melds:
+            if not m.is_sequence:
+                yaku += self._value_kind(obs, obs.seat, m.kind)
+        for k in range(27, NUM_KINDS):
+            value = self._value_kind(obs, obs.seat, k)
+            if value and counts[k] >= 3:
+                yaku += value
+            elif value and counts[k] == 2:
+                yaku += 0.45 * value  # a pair may still be called or drawn to
+        simples_called = not any(is_yaochu(k) for k in called)
+        if simples_called and (closed or obs.rules.kuitan):
+            stray = sum(counts[k] for k in range(NUM_KINDS) if is_yaochu(k))
+            yaku += (1.0, 0.6, 0.3, 0.1)[min(stray, 3)]
+        suits = [sum(1 for k in everything if k < 27 and k // 9 == s) for s in range(3)]
+        main = max(range(3), key=lambda s: suits[s])
+        off = sum(suits) - suits[main]
+        if off <= 2 and all(k >= 27 or k // 9 == main for k in called):
+            flush = 2.0 + closed
+            if not any(k >= 27 for k in everything):
+                flush += 3.0
+            yaku += flush * (1.0, 0.5, 0.2)[off]
+        if closed:
+            # riichi, ura and tsumo make any closed hand worth something
+            yaku += 1.0 + 0.3 + 0.4
+        elif yaku < OPEN_YAKU:
+            return 0.0
+        return han + yaku
+
+    def _melds_of(self, obs: Observation, extra: Meld | None = None) -> list[Meld]:
+        assert obs.seat is not None
+        melds = []
+        for text, tiles in zip(obs.melds[obs.seat], obs.meld_tiles[obs.seat], strict=True):
+            kind = MeldType(text.partition(":")[0])
+            called = None if kind is MeldType.ANKAN else tiles[0]
+            melds.append(Meld(kind, tuple(tiles), called))
+        if extra is not None:
+            melds.append(extra)
+        return melds
+
+    def _tenpai_value(
+        self,
+        obs: Observation,
+        hand: Sequence[int],
+        melds: Sequence[Meld],
+        waits: Sequence[int],
+        live: Sequence[int],
+        riichi: bool,
+        ron: float,
+    ) -> tuple[float, float]:
+        """(expected value of a win, effective ron factor) over the waits of a tenpai
+        hand, by the scorer: each wait weighed by its live copies, ron and tsumo by
+        their shares; a wait without yaku on a ron, or in furiten, wins by tsumo only."""
+        assert obs.seat is not None
+        used = set(hand) | {t for m in melds for t in m.tiles}
+        river = {t >> 2 for t, *_ in obs.discards[obs.seat]}
+        furiten = any(k in river for k in waits)
+        n = obs.rules.players
+        total = 0.0
+        weight = 0.0
+        ron_weight = 0.0
+        extra = obs.sticks * 1000 + obs.honba * 300
+        for kind in waits:
+            copies = live[kind]
+            if copies <= 0:
+                continue
+            tile = next((kind * 4 + c for c in (3, 2, 1, 0) if kind * 4 + c not in used), None)
+            if tile is None:
+                continue
+            values = []
+            for tsumo in (True, False):
+                if not tsumo and furiten:
+                    values.append(0.0)
+                    continue
+                ctx = WinContext(
+                    tsumo=tsumo,
+                    seat=obs.seat,
+                    dealer=obs.dealer,
+                    discarder=None if tsumo else (obs.seat + 1) % n,
+                    round_wind=obs.round_wind,
+                    riichi=riichi,
+                    dora_indicators=obs.dora_indicators,
+                    kita=len(obs.kita[obs.seat]),
+                )
+                result = score_if_yaku(list(hand), tile, melds, ctx, obs.rules)
+                values.append(0.0 if result is None else float(result.points))
+            tsumo_value, ron_value = values
+            share = ron if ron_value > 0 else 0.0
+            value = (tsumo_value + share * ron_value) / (1 + share)
+            if value > 0:
+                value += extra
+            total += copies * value * (1 + share)
+            weight += copies * (1 + share)
+            ron_weight += copies * share
+        if weight == 0:
+            return 0.0, 0.0
+        live_total = sum(max(0, live[k]) for k in waits)
+        factor = URA_FACTOR if riichi else 1.0
+        return factor * total / weight, ron_weight / max(1, live_total)
+
+    # ----------------------------------------------------------- the choice
+
+    def _scene(self, obs: Observation) -> Scene:
+        assert obs.hand is not None and obs.seat is not None
+        n = obs.rules.players
+        threats = self.read_threats(obs)
+        seen = visible_counts(obs)
+        mine = counts_of(obs.hand)
+        out = [min(4, seen[k] + mine[k]) for k in range(NUM_KINDS)]
+        hazard = BASE_HAZARD * (n - 1) + sum(THREAT_HAZARD * t.ready for t in threats)
+        return Scene(
+            obs,
+            threats,
+            seen,
+            out,
+            unseen=sum(4 - c for c in out),
+            hazard=round(min(0.5, hazard), 3),
+            push_risk=sum(t.ready * t.cost * PUSH_DANGER for t in threats),
+            fold_cost=sum(t.ready * t.cost * FOLD_DANGER for t in threats),
+            last_hand=self._last_hand(obs),
+        )
+
+    def _placement(self, scene: Scene, value: float) -> float:
+        """Points as the last hand of a match weighs them: by the places they move."""
+        if not scene.last_hand or value == 0:
+            return value
+        obs = scene.obs
+        assert obs.seat is not None
+        me = obs.scores[obs.seat]
+        others = [s for i, s in enumerate(obs.scores) if i != obs.seat]
+        place_now = sum(1 for s in others if s > me)
+        if value > 0:
+            place_after = sum(1 for s in others if s > me + value)
+        else:
+            place_after = sum(1 for s in others if s >= me + value)
+        return 0.3 * value + PLACE_POINTS * (place_now - place_after)
+
+    def _last_hand(self, obs: Observation) -> bool:
+        rounds = {"one-hand": 0, "east": 1, "south": 2}.get(obs.rules.length.value, 2)
+        round_index = obs.round_wind - EAST
+        return rounds > 0 and round_index >= rounds - 1 and obs.dealer == obs.rules.players - 1
+
+    def _going_on(
+        self,
+        scene: Scene,
+        shanten: int,
+        acceptance: int,
+        value: float,
+        ron: float,
+        draws: int,
+        locked: bool = False,
+    ) -> float:
+        """The worth of playing on from a hand: win x value - the risk of the discards
+        to come; folding instead when that is worth more (not after a riichi)."""
+        chance, turns = win_chance(
+            shanten, acceptance, draws, scene.unseen, round(ron, 2), scene.hazard
+        )
+        if value > 0 and scene.obs.dealer == scene.obs.seat:
+            value += DEALER_KEEP
+        push = chance * (self._placement(scene, value) + SPEED_POINTS)
+        push -= turns * scene.push_risk * (1.0 if locked else PUSH_CARE)
+        if locked:
+            return push
+        return max(push, -scene.fold_cost)
+
+    def _now_risk(self, scene: Scene, kind: int) -> float:
+        """What letting ``kind`` go now is expected to cost in deal-ins."""
+        risk = scene.risks.get(kind)
+        if risk is None:
+            obs = scene.obs
+            cost = sum(
+                t.ready * t.cost * self.deal_in(obs, t.seat, kind, scene.out) for t in scene.threats
+            )
+            risk = scene.risks[kind] = -self._placement(scene, -cost) if cost else 0.0
+        return risk
+
+    def _options(
+        self,
+        scene: Scene,
+        hand: Sequence[int],
+        melds: Sequence[Meld],
+        closed: bool,
+        draws: int,
+        banned: set[int] | None = None,
+    ) -> list[tuple[float, float, int]]:
+        """(worth as a discard, worth as a riichi, kind) for each kind to let go. Only
+        the fastest discards play on; the others are worth folding with."""
+        obs = scene.obs
+        counts = counts_of(hand)
+        live = [4 - c for c in scene.out]
+        rows: list[DiscardOption] = list(ukeire(counts, scene.seen, len(melds)).discards)
+        best = min(r.shanten for r in rows)
+        red_fives = obs.rules.red_fives
+        dealer = obs.dealer == obs.seat
+        out = []
+        for row in rows:
+            if banned and row.discard in banned:
+                continue
+            risk = self._now_risk(scene, row.discard)
+            if row.shanten > best:
+                out.append((-scene.fold_cost - risk, float("-inf"), row.discard))
+                continue
+            rest = list(hand)
+            # let a plain copy go before a red five
+            copies = [t for t in rest if t >> 2 == row.discard]
+            copies.sort(key=lambda t: is_red(t, red_fives))
+            rest.remove(copies[0])
+            riichi_worth = float("-inf")
+            if row.shanten == 0:
+                value, ron = self._tenpai_value(
+                    obs, rest, melds, row.kinds, live, False, RON_SILENT
+                )
+                worth = self._going_on(scene, 0, row.tiles, value, ron, draws)
+                if closed:
+                    value, ron = self._tenpai_value(
+                        obs, rest, melds, row.kinds, live, True, RON_DECLARED
+                    )
+                    riichi_worth = (
+                        self._going_on(scene, 0, row.tiles, value, ron, draws, locked=True)
+                        - RIICHI_STICK
+                    )
+            else:
+                reds = sum(1 for t in rest if is_red(t, red_fives))
+                han = self._rough_han(obs, counts_of(rest), melds, reds)
+                ron = RON_DECLARED if closed else RON_SILENT
+                value = han_points(han, dealer)
+                worth = self._going_on(scene, row.shanten, row.tiles, value, ron, draws)
+            out.append((worth - risk, riichi_worth - risk, row.discard))
+        return out
+
+    def _stay(self, scene: Scene, melds: Sequence[Meld], closed: bool, draws: int) -> float:
+        """The worth of the hand as it is, before a draw (passing on a call)."""
+        obs = scene.obs
+        assert obs.hand is not None
+        counts = counts_of(obs.hand)
+        now = ukeire(counts, scene.seen, len(melds))
+        if now.shanten > 0:
+            reds = sum(1 for t in obs.hand if is_red(t, obs.rules.red_fives))
+            han = self._rough_han(obs, counts, melds, reds)
+            value = han_points(han, obs.dealer == obs.seat)
+            ron = RON_DECLARED if closed else RON_SILENT
+            return self._going_on(scene, now.shanten, now.tiles, value, ron, draws)
+        live = [4 - c for c in scene.out]
+        value, ron = self._tenpai_value(obs, obs.hand, melds, now.kinds, live, False, RON_SILENT)
+        stay = self._going_on(scene, 0, now.tiles, value, ron, draws)
+        if closed:
+            value, ron = self._tenpai_value(
+                obs, obs.hand, melds, now.kinds, live, True, RON_DECLARED
+            )
+            locked = self._going_on(scene, 0, now.tiles, value, ron, draws, locked=True)
+            stay = max(stay, locked - RIICHI_STICK)
+        return stay
+
+    def _best_discard(self, obs: Observation, scene: Scene) -> Action:
+        assert obs.hand is not None and obs.seat is not None
+        melds = self._melds_of(obs)
+        closed = all(not m.is_open for m in melds)
+        draws = obs.live_left // obs.rules.players
+        options = self._options(scene, obs.hand, melds, closed, draws)
+        discards = {
+            a.tile >> 2 for a in obs.legal if a.type is ActionType.DISCARD and a.tile is not None
+        }
+        riichis = set()
+        if self._riichi_ok(obs):
+            riichis = {
+                a.tile >> 2 for a in obs.legal if a.type is ActionType.RIICHI and a.tile is not None
+            }
+        scored: list[tuple[float, bytes, int, bool]] = []
+        for worth, riichi_worth, kind in options:
+            if kind in riichis and riichi_worth >= worth:
+                scored.append((riichi_worth, self._chance(obs, kind), kind, True))
+            elif kind in discards:
+                scored.append((worth, self._chance(obs, kind), kind, False))
+        if not scored:  # a riichi lock narrowed the choice to the drawn tile
+            return self._discard(obs)
+        scored.sort(key=lambda x: (-x[0], x[1]))
+        _, _, kind, riichi = scored[0]
+        wanted = ActionType.RIICHI if riichi else ActionType.DISCARD
+        choices = [
+            a for a in obs.legal if a.type is wanted and a.tile is not None and a.tile >> 2 == kind
+        ]
+        choices.sort(key=lambda a: (is_red(a.tile or 0, obs.rules.red_fives), a.tile != obs.drawn))
+        return choices[0]
+
+    def _answer(self, obs: Observation, scene: Scene) -> Action:
+        """Call or pass on another's discard, whichever is worth more."""
+        assert obs.hand is not None and obs.seat is not None
+        pass_action = next(a for a in obs.legal if a.type is ActionType.PASS)
+        calls = [a for a in obs.legal if a.type in (ActionType.PON, ActionType.CHI)]
+        if not calls:
+            return pass_action
+        melds = self._melds_of(obs)
+        closed = all(not m.is_open for m in melds)
+        draws = obs.live_left // obs.rules.players
+        stay = self._stay(scene, melds, closed, draws)
+        best: tuple[float, Action] | None = None
+        for call in calls:
+            assert call.tile is not None
+            meld_type = MeldType.PON if call.type is ActionType.PON else MeldType.CHI
+            tiles = tuple(sorted((call.tile, *call.tiles)))
+            meld = Meld(meld_type, tiles, call.tile, obs.current)
+            hand = list(obs.hand)
+            for t in call.tiles:
+                hand.remove(t)
+            banned = self._kuikae(call)
+            options = self._options(scene, hand, [*melds, meld], False, max(0, draws - 1), banned)
+            if not options:
+                continue
+            worth = max(o[0] for o in options)
+            if best is None or worth > best[0]:
+                best = (worth, call)
+        if best is not None and best[0] > stay + CALL_MARGIN:
+            return best[1]
+        return pass_action
+
+    @staticmethod
+    def _kuikae(call: Action) -> set[int]:
+        """Kinds a call forbids letting go at once: the called kind, and for a chi the
+        kind at the run's other end."""
+        assert call.tile is not None
+        kind = call.tile >> 2
+        banned = {kind}
+        if call.type is ActionType.CHI:
+            others = sorted(t >> 2 for t in call.tiles)
+            if others[0] == kind + 1 and kind % 9 <= 5:
+                banned.add(kind + 3)
+            if others[-1] == kind - 1 and kind % 9 >= 3:
+                banned.add(kind - 3)
+        return banned
+
+
+__all__ = ["ExpertBot", "Scene", "Threat", "han_points", "win_chance"]

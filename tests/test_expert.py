@@ -1,0 +1,113 @@
+"""The expert bot: choices by expected points, each read as the situation it is about."""
+
+from __future__ import annotations
+
+from riichi.bots import Agent, make_bot
+from riichi.bots.arena import play_task, run, summarise, tasks
+from riichi.bots.expert import ExpertBot, han_points, win_chance
+from riichi.bots.play import play_match
+from riichi.game import ActionType, Match, observe
+from riichi.rules import find_ruleset
+from riichi.tiles import P5, P6, P9, RED, WHITE, parse_kind
+from test_bots import discard_kind, riichi_threat, start
+
+
+def test_the_expert_is_a_labelled_agent_on_the_roster() -> None:
+    bot = make_bot("expert", 1)
+    assert isinstance(bot, Agent) and isinstance(bot, ExpertBot)
+    assert bot.name == "expert (bot)"
+
+
+def test_the_chance_to_win_grows_with_acceptance_and_time_and_shrinks_with_danger() -> None:
+    few, _ = win_chance(1, 8, 10, 100, 0.7, 0.04)
+    many, _ = win_chance(1, 24, 10, 100, 0.7, 0.04)
+    late, _ = win_chance(1, 24, 3, 100, 0.7, 0.04)
+    threatened, _ = win_chance(1, 24, 10, 100, 0.7, 0.15)
+    assert 0 < few < many < 1
+    assert late < many and threatened < many
+    assert win_chance(0, 6, 0, 100, 1.4, 0.04) == (0.0, 0.0)  # no draws left
+    tenpai, _ = win_chance(0, 6, 10, 100, 1.4, 0.04)
+    assert tenpai > many  # tenpai is closer than one-shanten
+    # a declared wait gets fewer rons than a silent one
+    assert win_chance(0, 6, 10, 100, 0.7, 0.04)[0] < tenpai
+
+
+def test_han_become_points_as_the_table_pays_them() -> None:
+    assert han_points(1, False) == 1000 and han_points(3, False) == 3900
+    assert han_points(5, False) == 8000 and han_points(5, True) == 12000
+    assert 2000 < han_points(2.5, False) < 3900
+    assert han_points(0, False) == 0 and han_points(13, False) == 32000
+
+
+def test_the_expert_folds_a_hopeless_hand_to_genbutsu() -> None:
+    m = riichi_threat()  # seat 1 in riichi; the dealer is far from tenpai
+    bot = ExpertBot(0)
+    obs = observe(m, 0)
+    threats = bot.read_threats(obs)
+    assert [(t.seat, t.ready) for t in threats] == [(1, 1.0)]
+    action = bot.act(obs)
+    assert action.type is ActionType.DISCARD and action.tile is not None
+    # 5p and 6p went by after the riichi without a ron: safe, though they break 456p
+    assert action.tile >> 2 in (P5, P6)
+    out = bot._scene(obs).out
+    assert bot.deal_in(obs, 1, action.tile >> 2, out) == 0.0
+    assert bot.deal_in(obs, 1, parse_kind("5m"), out) > bot.deal_in(obs, 1, parse_kind("2m"), out)
+
+
+def test_the_expert_pushes_a_valuable_tenpai_against_a_riichi() -> None:
+    from test_game_rules import pass_others, tsumogiri
+
+    # the dealer holds a red dragon triplet and waits on 1m-4m once the 9p it draws
+    # goes; seat 1 declares riichi first
+    hands = ["23m456p678s55z777z", "234567m234p6799s", "", ""]
+    m = start(hands, ["8p", "5p", "", "", "9p"])
+    tsumogiri(m, 0)
+    m.apply(1, next(a for a in m.legal_actions()[1] if a.type is ActionType.RIICHI))
+    pass_others(m)
+    tsumogiri(m, 2)
+    tsumogiri(m, 3)
+    action = ExpertBot(0).act(observe(m, 0))
+    assert action.tile is not None and action.tile >> 2 == P9  # tenpai kept, not 5p
+
+
+def test_the_expert_declares_riichi_on_a_good_wait_with_no_yaku() -> None:
+    # the dealer's East pair is no yaku and spoils pinfu: only riichi makes a ron count
+    m = start(["234m456p23678s11z", "", "", ""], ["5z"])
+    action = ExpertBot(0).act(observe(m, 0))
+    assert action.type is ActionType.RIICHI
+    assert action.tile is not None and action.tile >> 2 == WHITE
+
+
+def test_the_expert_pons_a_dragon_into_tenpai_but_not_a_plain_pair_with_no_yaku() -> None:
+    dealer = "7z9m2m5m3p6p9p1s4s7s2z4z6z"
+    # one-shanten with a red dragon pair: the pon is tenpai on 6s-9s with a yaku
+    m = start([dealer, "77z123m456p78s99p3z", "", ""], ["3z"])
+    discard_kind(m, RED)
+    assert ExpertBot(0).act(observe(m, 1)).type is ActionType.PON
+    # the same shape with a pair of 9m: tenpai too after the pon, but with no yaku
+    m = start([dealer, "99m123m456p78s99p3z", "", ""], ["3z"])
+    discard_kind(m, parse_kind("9m"))
+    assert ExpertBot(0).act(observe(m, 1)).type is ActionType.PASS
+
+
+def test_the_expert_plays_only_legal_actions_and_the_same_way_for_a_seed() -> None:
+    seating = ["expert", "defensive", "expert", "efficiency"]
+    one, record = play_task(tasks(seating, 1, "online", 21, False)[0])
+    two, _ = play_task(tasks(seating, 1, "online", 21, False)[0])
+    assert one == two and record is not None  # an illegal action would have raised
+    for preset in ("sanma-kansai", "ema", "tenhou"):  # three players, no red fives, ...
+        m = play_match(
+            Match(find_ruleset(preset), 3),
+            [ExpertBot(s) for s in range(3 + (preset != "sanma-kansai"))],
+        )
+        assert m.over
+
+
+def test_the_expert_beats_defensive_in_a_duplicate_arena() -> None:
+    # twenty walls in every seating (80 matches); bench/ladder.py plays a thousand
+    work = tasks(["expert", "defensive", "expert", "defensive"], 20, "online", 41, True)
+    stats = summarise(seats for seats, _ in run(work))
+    expert, defensive = stats["expert"], stats["defensive"]
+    assert expert.mean_place()[0] + 0.2 < defensive.mean_place()[0]
+    assert expert.wins / expert.hands > defensive.wins / defensive.hands
+    assert expert.calls < defensive.calls  # it calls only where the call is worth it
