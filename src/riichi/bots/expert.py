@@ -62,14 +62,16 @@ URA_FACTOR = 1.22
 # or a ready open hand adds to it.
 BASE_HAZARD = 0.012
 THREAT_HAZARD = 0.07
-# A tile let go while pushing deals in this often against a ready hand; one let go
-# while folding this often (safe tiles run out); pushing without a riichi picks
-# its tiles, so pays this share of that.
+# Danger: `deal_in` gives a chance per tile against a ready hand (by suji, walls,
+# honours left), scaled by DANGER_SCALE as the arenas weigh it against the cost.
+# A tile still to be let go while pushing deals in PUSH_DANGER of the time (a
+# silent hand picks its tiles and pays PUSH_CARE of that; a riichi cannot); a
+# folding hand runs out of safe tiles FOLD_DANGER of the time.
+DANGER_SCALE = 0.7
 PUSH_DANGER = 0.03
-DANGER_SCALE = 0.7  # the table above, as the arenas weigh it against the cost
-RIICHI_HAN = 2.6  # a riichi hand's han before the dora it shows
-FOLD_DANGER = 0.05
 PUSH_CARE = 0.6
+FOLD_DANGER = 0.05
+RIICHI_HAN = 2.6  # a riichi hand's han before the dora it shows
 RIICHI_STICK = 600.0  # the stick, back with a win: about this much lost
 CALL_MARGIN = 150.0  # a call also spends safe tiles and the riichi: it must win by this
 PLACE_POINTS = 12000.0  # a place in the last hand, in points
@@ -80,8 +82,6 @@ OPEN_YAKU = 0.6
 # with no value yet still wants to get there. Ties between hands of no value so
 # go to the fastest.
 SPEED_POINTS = 300.0
-# A dealer's win also keeps the deal: another hand as dealer is worth about this.
-DEALER_KEEP = 0.0
 
 
 @dataclass
@@ -218,9 +218,8 @@ class ExpertBot(DefensiveBot):
         for tiles in obs.meld_tiles[seat]:
             for t in tiles:
                 han += dora.count(t >> 2) + is_red(t, obs.rules.red_fives)
-            kind = tiles[0] >> 2
-            if len(tiles) >= 3 and tiles[0] >> 2 == tiles[-1] >> 2:
-                han += self._value_kind(obs, seat, kind)
+            if tiles[0] >> 2 == tiles[-1] >> 2:  # a triplet or a kan
+                han += self._value_kind(obs, seat, tiles[0] >> 2)
         han += len(obs.kita[seat])
         han += 0.5 * len(obs.dora_indicators)  # dora hidden in the hand, on average
         return han
@@ -307,15 +306,15 @@ class ExpertBot(DefensiveBot):
             return 0.0
         return han + yaku
 
-    def _melds_of(self, obs: Observation, extra: Meld | None = None) -> list[Meld]:
+    def _melds_of(self, obs: Observation) -> list[Meld]:
+        """The seat's sets as the scorer takes them (which tile was called does not
+        change a value)."""
         assert obs.seat is not None
         melds = []
         for text, tiles in zip(obs.melds[obs.seat], obs.meld_tiles[obs.seat], strict=True):
             kind = MeldType(text.partition(":")[0])
             called = None if kind is MeldType.ANKAN else tiles[0]
             melds.append(Meld(kind, tuple(tiles), called))
-        if extra is not None:
-            melds.append(extra)
         return melds
 
     def _tenpai_value(
@@ -435,8 +434,6 @@ class ExpertBot(DefensiveBot):
         chance, turns = win_chance(
             shanten, acceptance, draws, scene.unseen, round(ron, 2), scene.hazard
         )
-        if value > 0 and scene.obs.dealer == scene.obs.seat:
-            value += DEALER_KEEP
         push = chance * (self._placement(scene, value) + SPEED_POINTS)
         push -= turns * scene.push_risk * (1.0 if locked else PUSH_CARE)
         if locked:
