@@ -19,17 +19,20 @@ def test_the_expert_is_a_labelled_agent_on_the_roster() -> None:
 
 
 def test_the_chance_to_win_grows_with_acceptance_and_time_and_shrinks_with_danger() -> None:
-    few, _ = win_chance(1, 8, 10, 100, 0.7, 0.04)
-    many, _ = win_chance(1, 24, 10, 100, 0.7, 0.04)
-    late, _ = win_chance(1, 24, 3, 100, 0.7, 0.04)
-    threatened, _ = win_chance(1, 24, 10, 100, 0.7, 0.15)
+    few, _, _ = win_chance(1, 8, 10, 100, 0.7, 0.04)
+    many, _, _ = win_chance(1, 24, 10, 100, 0.7, 0.04)
+    late, _, _ = win_chance(1, 24, 3, 100, 0.7, 0.04)
+    threatened, _, _ = win_chance(1, 24, 10, 100, 0.7, 0.15)
     assert 0 < few < many < 1
     assert late < many and threatened < many
-    assert win_chance(0, 6, 0, 100, 1.4, 0.04) == (0.0, 0.0)  # no draws left
-    tenpai, _ = win_chance(0, 6, 10, 100, 1.4, 0.04)
+    assert win_chance(0, 6, 0, 100, 1.4, 0.04) == (0.0, 0.0, 1.0)  # tenpai at the draw
+    assert win_chance(1, 24, 0, 100, 1.4, 0.04) == (0.0, 0.0, 0.0)  # noten at the draw
+    tenpai, _, _ = win_chance(0, 6, 10, 100, 1.4, 0.04)
     assert tenpai > many  # tenpai is closer than one-shanten
     # a declared wait gets fewer rons than a silent one
     assert win_chance(0, 6, 10, 100, 0.7, 0.04)[0] < tenpai
+    # with a draw left, one-shanten may still be tenpai at the end; less so with fewer tiles
+    assert 0 < win_chance(1, 8, 1, 100, 0.7, 0.04)[2] < win_chance(1, 24, 1, 100, 0.7, 0.04)[2]
 
 
 def test_han_become_points_as_the_table_pays_them() -> None:

@@ -62,15 +62,35 @@ URA_FACTOR = 1.22
 # or a ready open hand adds to it.
 BASE_HAZARD = 0.012
 THREAT_HAZARD = 0.07
-# Danger: `deal_in` gives a chance per tile against a ready hand (by suji, walls,
-# honours left), scaled by DANGER_SCALE as the arenas weigh it against the cost.
-# A tile still to be let go while pushing deals in PUSH_DANGER of the time (a
-# silent hand picks its tiles and pays PUSH_CARE of that; a riichi cannot); a
+# Danger: `deal_in` gives a chance per tile against a ready hand (the tables
+# below). A tile still to be let go while pushing deals in PUSH_DANGER of the time
+# (a silent hand picks its tiles and pays PUSH_CARE of that; a riichi cannot); a
 # folding hand runs out of safe tiles FOLD_DANGER of the time.
-DANGER_SCALE = 0.7
 PUSH_DANGER = 0.03
 PUSH_CARE = 0.6
 FOLD_DANGER = 0.05
+# The chance a tile deals into a ready hand, as counted in arena games with the
+# hands open: an honour by copies left (0..4); a number tile by rank from the edge
+# (1-9, 2-8, 3-7, 4-6, 5) without suji, with one suji, with both (4-6 and 5 only).
+HONOR_DANGER = (0.0, 0.003, 0.012, 0.035, 0.04)
+NUMBER_DANGER = (
+    (0.06, 0.01, 0.01),
+    (0.075, 0.04, 0.04),
+    (0.12, 0.09, 0.09),
+    (0.10, 0.07, 0.02),
+    (0.15, 0.13, 0.05),
+)
+# The chance an opponent is tenpai by its turn (in threes: 0-2, 3-5, .. 18+), counted
+# the same way: a closed hand without riichi; an open one by its calls (1, 2, 3, 4);
+# two calls showing a yaku and value.
+READY_SILENT = (0.0, 0.002, 0.01, 0.025, 0.055, 0.105, 0.15)
+READY_OPEN = (
+    (0.02, 0.09, 0.25, 0.45, 0.6, 0.77, 0.86),
+    (0.1, 0.24, 0.47, 0.63, 0.8, 0.84, 0.92),
+    (0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 1.0),
+    (0.95, 0.95, 0.95, 0.95, 0.95, 0.95, 0.95),
+)
+READY_OPEN_VALUE = (0.2, 0.36, 0.57, 0.72, 0.9, 0.99, 1.0)
 RIICHI_HAN = 2.6  # a riichi hand's han before the dora it shows
 RIICHI_STICK = 600.0  # the stick, back with a win: about this much lost
 CALL_MARGIN = 150.0  # a call also spends safe tiles and the riichi: it must win by this
@@ -82,6 +102,8 @@ OPEN_YAKU = 0.6
 # with no value yet still wants to get there. Ties between hands of no value so
 # go to the fastest.
 SPEED_POINTS = 300.0
+# Tenpai at the exhaustive draw: the noten payments, about this much on average.
+TENPAI_POINTS = 1500.0
 
 
 @dataclass
@@ -124,35 +146,40 @@ def han_points(han: float, dealer: bool) -> float:
 @lru_cache(maxsize=1 << 16)
 def win_chance(
     shanten: int, acceptance: int, draws: int, unseen: int, ron: float, hazard: float
-) -> tuple[float, float]:
-    """(chance to win, expected own discards before the hand ends) with ``draws`` draws
-    left: a draw advances a shanten with its acceptance over the unseen tiles (the first
-    step with ``acceptance``, later ones with a usual figure); at tenpai others'
-    discards add ``ron`` times the draw chance; each turn someone else may end the hand
-    (``hazard``)."""
+) -> tuple[float, float, float]:
+    """(chance to win, expected own discards before the hand ends, chance to be tenpai
+    at the exhaustive draw) with ``draws`` draws left: a draw advances a shanten with
+    its acceptance over the unseen tiles (the first step with ``acceptance``, later
+    ones with a usual figure scaled by it); at tenpai others' discards add ``ron``
+    times the draw chance; each turn someone else may end the hand (``hazard``)."""
     pool = max(unseen, 1)
     steps = max(shanten, 0)
     # a hand that accepts more now tends to accept more later too
     shape = min(2.0, max(0.5, acceptance / TYPICAL_ACCEPTANCE[min(steps, 6)])) ** SHAPE_CARRY
-    # chance[s]: win from s shanten with the draws counted so far; turns likewise
+    # by shanten s, with the draws counted so far (from the end of the wall back)
     chance = [0.0] * (steps + 1)
     turns = [0.0] * (steps + 1)
+    ready = [1.0] + [0.0] * steps
     for _ in range(max(draws, 0)):
         new_chance = [0.0] * (steps + 1)
         new_turns = [0.0] * (steps + 1)
+        new_ready = [0.0] * (steps + 1)
         for s in range(steps + 1):
             tiles = acceptance if s == steps else TYPICAL_ACCEPTANCE[min(s, 6)] * shape
             p = min(1.0, tiles / pool)
             if s == 0:
                 q = min(0.95, p * (1.0 + ron))
-                new_chance[s] = q + (1 - q) * (1 - hazard) * chance[0]
-                new_turns[s] = (1 - q) * (1 - hazard) * (1 + turns[0])
+                stay = (1 - q) * (1 - hazard)
+                new_chance[s] = q + stay * chance[0]
+                new_turns[s] = stay * (1 + turns[0])
+                new_ready[s] = stay * ready[0]
             else:
-                go_on = (1 - hazard) * (p * chance[s - 1] + (1 - p) * chance[s])
-                new_chance[s] = go_on
-                new_turns[s] = (1 - hazard) * (1 + p * turns[s - 1] + (1 - p) * turns[s])
-        chance, turns = new_chance, new_turns
-    return chance[steps], turns[steps]
+                go_on = 1 - hazard
+                new_chance[s] = go_on * (p * chance[s - 1] + (1 - p) * chance[s])
+                new_turns[s] = go_on * (1 + p * turns[s - 1] + (1 - p) * turns[s])
+                new_ready[s] = go_on * (p * ready[s - 1] + (1 - p) * ready[s])
+        chance, turns, ready = new_chance, new_turns, new_ready
+    return chance[steps], turns[steps], ready[steps]
 
 
 class ExpertBot(DefensiveBot):
@@ -199,14 +226,16 @@ class ExpertBot(DefensiveBot):
                 out.append(Threat(s, 1.0, han_points(han, dealer) + 300 * obs.honba))
                 continue
             calls = len(obs.meld_tiles[s])
+            stage = min(turn // 3, 6)
             if calls == 0:
-                if turn >= 12:  # a silent tenpai grows likelier late
-                    ready = min(0.35, 0.04 * (turn - 10))
+                ready = READY_SILENT[stage]
+                if ready >= 0.01:
                     out.append(Threat(s, ready, han_points(2.5, dealer)))
                 continue
-            ready = min(0.95, (0.1, 0.25, 0.45, 0.7, 0.9)[min(calls, 4)] + 0.02 * turn)
-            if self._open_threat(obs, s):
-                ready = min(0.95, ready + 0.15)
+            table = READY_OPEN[min(calls, 4) - 1]
+            ready = table[stage]
+            if calls == 2 and self._open_threat(obs, s):
+                ready = READY_OPEN_VALUE[stage]
             han = 1.2 + self._shown_han(obs, s)
             out.append(Threat(s, ready, han_points(han, dealer) + 300 * obs.honba))
         return out
@@ -235,22 +264,15 @@ class ExpertBot(DefensiveBot):
             if kind in self._passed_since(obs, threat, declared):
                 return 0.0
         if kind >= 27:
-            left = 4 - out[kind]
-            return (0.0, 0.012, 0.035, 0.065, 0.07)[max(0, left)]
+            return HONOR_DANGER[max(0, 4 - out[kind])]
         rank = kind % 9
         low = rank >= 3 and kind - 3 in own
         high = rank <= 5 and kind + 3 in own
-        if rank in (0, 8):
-            chance = 0.018 if low or high else 0.06
-        elif rank in (1, 7):
-            chance = 0.03 if low or high else 0.085
-        elif rank in (2, 6):
-            chance = 0.045 if low or high else 0.10
-        else:
-            chance = 0.035 if low and high else 0.08 if low or high else 0.13
+        plain, half, both = NUMBER_DANGER[min(rank, 8 - rank)]
+        chance = both if low and high else half if low or high else plain
         if self._walled(kind, list(out)):
-            chance *= 0.3
-        return chance * DANGER_SCALE
+            chance *= 0.2
+        return chance
 
     # ----------------------------------------------------------- what a hand is worth
 
@@ -431,10 +453,11 @@ class ExpertBot(DefensiveBot):
     ) -> float:
         """The worth of playing on from a hand: win x value - the risk of the discards
         to come; folding instead when that is worth more (not after a riichi)."""
-        chance, turns = win_chance(
+        chance, turns, ready = win_chance(
             shanten, acceptance, draws, scene.unseen, round(ron, 2), scene.hazard
         )
         push = chance * (self._placement(scene, value) + SPEED_POINTS)
+        push += ready * TENPAI_POINTS
         push -= turns * scene.push_risk * (1.0 if locked else PUSH_CARE)
         if locked:
             return push
