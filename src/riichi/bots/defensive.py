@@ -26,16 +26,11 @@ class DefensiveBot(EfficiencyBot):
     def act(self, observation: Observation) -> Action:
         obs = observation
         legal = obs.legal
-        win = winning(legal)
-        if win is not None:
-            return win
+        taken = self._win_or_abort(obs)
+        if taken is not None:
+            return taken
         threats = self.threats(obs)
         types = {a.type for a in legal}
-        if ActionType.KYUUSHU in types:
-            # abort a hopeless start, unless thirteen orphans is close
-            assert obs.hand is not None
-            if shanten_kokushi(counts_of(obs.hand)) > 2:
-                return next(a for a in legal if a.type is ActionType.KYUUSHU)
         if ActionType.PASS in types:
             if threats and self._shanten(obs) > 1:
                 return next(a for a in legal if a.type is ActionType.PASS)
@@ -43,6 +38,20 @@ class DefensiveBot(EfficiencyBot):
         if not threats:
             return super().act(obs)
         return self._guarded_discard(obs, threats)
+
+    @staticmethod
+    def _win_or_abort(obs: Observation) -> Action | None:
+        """A win when offered; a nine-terminals abort of a hopeless start, unless
+        thirteen orphans is close."""
+        win = winning(obs.legal)
+        if win is not None:
+            return win
+        abort = next((a for a in obs.legal if a.type is ActionType.KYUUSHU), None)
+        if abort is not None:
+            assert obs.hand is not None
+            if shanten_kokushi(counts_of(obs.hand)) > 2:
+                return abort
+        return None
 
     # -------------------------------------------------------------- reading the table
 

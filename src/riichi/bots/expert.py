@@ -26,11 +26,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from riichi.bots.agent import winning
 from riichi.bots.defensive import DefensiveBot
 from riichi.bots.efficiency import visible_counts
 from riichi.game import Action, ActionType, Observation
-from riichi.hand import shanten_kokushi, ukeire
+from riichi.hand import ukeire
 from riichi.hand.waits import DiscardOption
 from riichi.scoring import Meld, MeldType, WinContext, score_if_yaku
 from riichi.tiles import (
@@ -93,7 +92,6 @@ READY_OPEN = (
 READY_OPEN_VALUE = (0.2, 0.36, 0.57, 0.72, 0.9, 0.99, 1.0)
 RIICHI_HAN = 2.6  # a riichi hand's han before the dora it shows
 RIICHI_STICK = 600.0  # the stick, back with a win: about this much lost
-CALL_MARGIN = 150.0  # a call also spends safe tiles and the riichi: it must win by this
 PLACE_POINTS = 12000.0  # a place in the last hand, in points
 # An open hand plays on only with this much yaku in reach: all simples with one stray
 # tile, a flush but for one tile, two value pairs.
@@ -190,14 +188,10 @@ class ExpertBot(DefensiveBot):
     def act(self, observation: Observation) -> Action:
         obs = observation
         legal = obs.legal
-        win = winning(legal)
-        if win is not None:
-            return win
+        taken = self._win_or_abort(obs)
+        if taken is not None:
+            return taken
         types = {a.type for a in legal}
-        if ActionType.KYUUSHU in types:
-            assert obs.hand is not None
-            if shanten_kokushi(counts_of(obs.hand)) > 2:
-                return next(a for a in legal if a.type is ActionType.KYUUSHU)
         if ActionType.KITA in types:  # a North set aside is a dora and a free draw
             return next(a for a in legal if a.type is ActionType.KITA)
         scene = self._scene(obs)
@@ -609,7 +603,7 @@ class ExpertBot(DefensiveBot):
             worth = max(o[0] for o in options)
             if best is None or worth > best[0]:
                 best = (worth, call)
-        if best is not None and best[0] > stay + CALL_MARGIN:
+        if best is not None and best[0] > stay:
             return best[1]
         return pass_action
 
