@@ -30,7 +30,7 @@ from riichi.bots.defensive import DefensiveBot
 from riichi.bots.efficiency import visible_counts
 from riichi.game import Action, ActionType, Observation
 from riichi.hand import ukeire
-from riichi.hand.waits import DiscardOption
+from riichi.hand.waits import DiscardOption, Ukeire
 from riichi.scoring import Meld, MeldType, WinContext, score_if_yaku
 from riichi.tiles import (
     DRAGONS,
@@ -479,13 +479,9 @@ class ExpertBot(DefensiveBot):
     ) -> list[tuple[float, float, int]]:
         """(worth as a discard, worth as a riichi, kind) for each kind to let go. Only
         the fastest discards play on; the others are worth folding with."""
-        obs = scene.obs
-        counts = counts_of(hand)
-        live = [4 - c for c in scene.out]
-        rows: list[DiscardOption] = list(ukeire(counts, scene.seen, len(melds)).discards)
+        rows: list[DiscardOption] = list(ukeire(counts_of(hand), scene.seen, len(melds)).discards)
         best = min(r.shanten for r in rows)
-        red_fives = obs.rules.red_fives
-        dealer = obs.dealer == obs.seat
+        red_fives = scene.obs.rules.red_fives
         out = []
         for row in rows:
             if banned and row.discard in banned:
@@ -499,51 +495,46 @@ class ExpertBot(DefensiveBot):
             copies = [t for t in rest if t >> 2 == row.discard]
             copies.sort(key=lambda t: is_red(t, red_fives))
             rest.remove(copies[0])
-            riichi_worth = float("-inf")
-            if row.shanten == 0:
-                value, ron = self._tenpai_value(
-                    obs, rest, melds, row.kinds, live, False, RON_SILENT
-                )
-                worth = self._going_on(scene, 0, row.tiles, value, ron, draws)
-                if closed:
-                    value, ron = self._tenpai_value(
-                        obs, rest, melds, row.kinds, live, True, RON_DECLARED
-                    )
-                    riichi_worth = (
-                        self._going_on(scene, 0, row.tiles, value, ron, draws, locked=True)
-                        - RIICHI_STICK
-                    )
-            else:
-                reds = sum(1 for t in rest if is_red(t, red_fives))
-                han = self._rough_han(obs, counts_of(rest), melds, reds)
-                ron = RON_DECLARED if closed else RON_SILENT
-                value = han_points(han, dealer)
-                worth = self._going_on(scene, row.shanten, row.tiles, value, ron, draws)
+            worth, riichi_worth = self._worth(scene, rest, melds, closed, row, draws)
             out.append((worth - risk, riichi_worth - risk, row.discard))
         return out
 
+    def _worth(
+        self,
+        scene: Scene,
+        hand: Sequence[int],
+        melds: Sequence[Meld],
+        closed: bool,
+        shape: DiscardOption | Ukeire,
+        draws: int,
+    ) -> tuple[float, float]:
+        """(worth played silent, worth as a riichi or -inf) of a hand between draws,
+        whose shanten, waits or acceptance and live count ``shape`` gives."""
+        obs = scene.obs
+        if shape.shanten > 0:
+            reds = sum(1 for t in hand if is_red(t, obs.rules.red_fives))
+            value = han_points(
+                self._rough_han(obs, counts_of(hand), melds, reds), obs.dealer == obs.seat
+            )
+            ron = RON_DECLARED if closed else RON_SILENT
+            return self._going_on(scene, shape.shanten, shape.tiles, value, ron, draws), float(
+                "-inf"
+            )
+        live = [4 - c for c in scene.out]
+        value, ron = self._tenpai_value(obs, hand, melds, shape.kinds, live, False, RON_SILENT)
+        silent = self._going_on(scene, 0, shape.tiles, value, ron, draws)
+        if not closed:
+            return silent, float("-inf")
+        value, ron = self._tenpai_value(obs, hand, melds, shape.kinds, live, True, RON_DECLARED)
+        locked = self._going_on(scene, 0, shape.tiles, value, ron, draws, locked=True)
+        return silent, locked - RIICHI_STICK
+
     def _stay(self, scene: Scene, melds: Sequence[Meld], closed: bool, draws: int) -> float:
         """The worth of the hand as it is, before a draw (passing on a call)."""
-        obs = scene.obs
-        assert obs.hand is not None
-        counts = counts_of(obs.hand)
-        now = ukeire(counts, scene.seen, len(melds))
-        if now.shanten > 0:
-            reds = sum(1 for t in obs.hand if is_red(t, obs.rules.red_fives))
-            han = self._rough_han(obs, counts, melds, reds)
-            value = han_points(han, obs.dealer == obs.seat)
-            ron = RON_DECLARED if closed else RON_SILENT
-            return self._going_on(scene, now.shanten, now.tiles, value, ron, draws)
-        live = [4 - c for c in scene.out]
-        value, ron = self._tenpai_value(obs, obs.hand, melds, now.kinds, live, False, RON_SILENT)
-        stay = self._going_on(scene, 0, now.tiles, value, ron, draws)
-        if closed:
-            value, ron = self._tenpai_value(
-                obs, obs.hand, melds, now.kinds, live, True, RON_DECLARED
-            )
-            locked = self._going_on(scene, 0, now.tiles, value, ron, draws, locked=True)
-            stay = max(stay, locked - RIICHI_STICK)
-        return stay
+        hand = scene.obs.hand
+        assert hand is not None
+        now = ukeire(counts_of(hand), scene.seen, len(melds))
+        return max(self._worth(scene, hand, melds, closed, now, draws))
 
     def _best_discard(self, obs: Observation, scene: Scene) -> Action:
         assert obs.hand is not None and obs.seat is not None
