@@ -116,7 +116,7 @@ class Scene:
     hazard: float  # chance per turn that someone else ends the hand
     push_risk: float  # expected deal-in cost of a tile let go while pushing
     fold_cost: float  # of folding: running out of safe tiles
-    last_hand: bool
+    for_place: float  # how much the match's places weigh against points now
     risks: dict[int, float] = field(default_factory=dict)  # by kind, filled as asked
 
 
@@ -412,12 +412,13 @@ class ExpertBot(DefensiveBot):
             hazard=round(min(0.5, hazard), 3),
             push_risk=sum(t.ready * t.cost * PUSH_DANGER for t in threats),
             fold_cost=sum(t.ready * t.cost * FOLD_DANGER for t in threats),
-            last_hand=self._last_hand(obs),
+            for_place=self._for_place(obs),
         )
 
     def _placement(self, scene: Scene, value: float) -> float:
-        """Points as the last hand of a match weighs them: by the places they move."""
-        if not scene.last_hand or value == 0:
+        """Points as the match's last hands weigh them: by the places they move."""
+        weight = scene.for_place
+        if not weight or value == 0:
             return value
         obs = scene.obs
         assert obs.seat is not None
@@ -428,12 +429,17 @@ class ExpertBot(DefensiveBot):
             place_after = sum(1 for s in others if s > me + value)
         else:
             place_after = sum(1 for s in others if s >= me + value)
-        return 0.3 * value + PLACE_POINTS * (place_now - place_after)
+        for_place = 0.3 * value + PLACE_POINTS * (place_now - place_after)
+        return (1 - weight) * value + weight * for_place
 
-    def _last_hand(self, obs: Observation) -> bool:
+    def _for_place(self, obs: Observation) -> float:
+        """1 in the match's last hand, else 0 (weighing the hand before the last by
+        places too measured no better in the arenas)."""
         rounds = {"one-hand": 0, "east": 1, "south": 2}.get(obs.rules.length.value, 2)
-        round_index = obs.round_wind - EAST
-        return rounds > 0 and round_index >= rounds - 1 and obs.dealer == obs.rules.players - 1
+        if rounds == 0:
+            return 1.0  # the only hand is the last
+        last_round = obs.round_wind - EAST >= rounds - 1
+        return 1.0 if last_round and obs.dealer == obs.rules.players - 1 else 0.0
 
     def _going_on(
         self,
