@@ -29,6 +29,7 @@ from functools import lru_cache
 from riichi.bots.defensive import DefensiveBot
 from riichi.bots.efficiency import visible_counts
 from riichi.game import Action, ActionType, Observation
+from riichi.game.kyoku import kuikae_mask
 from riichi.hand import ukeire
 from riichi.hand.waits import DiscardOption, Ukeire
 from riichi.scoring import Meld, MeldType, WinContext, score_if_yaku
@@ -109,6 +110,8 @@ class Scene:
     """What one decision needs, worked out once for it."""
 
     obs: Observation
+    melds: list[Meld]  # the seat's own sets
+    draws: int  # its draws left
     threats: list[Threat]
     seen: list[int]  # tiles visible outside the own hand, by kind
     out: list[int]  # the same with the own hand
@@ -118,6 +121,10 @@ class Scene:
     fold_cost: float  # of folding: running out of safe tiles
     for_place: float  # how much the match's places weigh against points now
     risks: dict[int, float] = field(default_factory=dict)  # by kind, filled as asked
+
+    @property
+    def closed(self) -> bool:
+        return not any(m.is_open for m in self.melds)
 
 
 @dataclass(frozen=True)
@@ -196,12 +203,12 @@ class ExpertBot(DefensiveBot):
             return next(a for a in legal if a.type is ActionType.KITA)
         scene = self._scene(obs)
         if ActionType.PASS in types:
-            return self._answer(obs, scene)
+            return self._answer(scene)
         if not any(t.ready >= 0.5 for t in scene.threats):
             kan = self._kan(obs)
             if kan is not None:
                 return kan
-        return self._best_discard(obs, scene)
+        return self._best_discard(scene)
 
     # ----------------------------------------------------------- who may win
 
@@ -405,6 +412,8 @@ class ExpertBot(DefensiveBot):
         hazard = BASE_HAZARD * (n - 1) + sum(THREAT_HAZARD * t.ready for t in threats)
         return Scene(
             obs,
+            self._melds_of(obs),
+            obs.live_left // n,
             threats,
             seen,
             out,
@@ -481,7 +490,7 @@ class ExpertBot(DefensiveBot):
         melds: Sequence[Meld],
         closed: bool,
         draws: int,
-        banned: set[int] | None = None,
+        banned: int = 0,
     ) -> list[tuple[float, float, int]]:
         """(worth as a discard, worth as a riichi, kind) for each kind to let go. Only
         the fastest discards play on; the others are worth folding with."""
@@ -490,7 +499,7 @@ class ExpertBot(DefensiveBot):
         red_fives = scene.obs.rules.red_fives
         out = []
         for row in rows:
-            if banned and row.discard in banned:
+            if banned >> row.discard & 1:  # kuikae
                 continue
             risk = self._now_risk(scene, row.discard)
             if row.shanten > best:
@@ -535,19 +544,17 @@ class ExpertBot(DefensiveBot):
         locked = self._going_on(scene, 0, shape.tiles, value, ron, draws, locked=True)
         return silent, locked - RIICHI_STICK
 
-    def _stay(self, scene: Scene, melds: Sequence[Meld], closed: bool, draws: int) -> float:
+    def _stay(self, scene: Scene) -> float:
         """The worth of the hand as it is, before a draw (passing on a call)."""
-        hand = scene.obs.hand
+        hand, melds = scene.obs.hand, scene.melds
         assert hand is not None
         now = ukeire(counts_of(hand), scene.seen, len(melds))
-        return max(self._worth(scene, hand, melds, closed, now, draws))
+        return max(self._worth(scene, hand, melds, scene.closed, now, scene.draws))
 
-    def _best_discard(self, obs: Observation, scene: Scene) -> Action:
-        assert obs.hand is not None and obs.seat is not None
-        melds = self._melds_of(obs)
-        closed = all(not m.is_open for m in melds)
-        draws = obs.live_left // obs.rules.players
-        options = self._options(scene, obs.hand, melds, closed, draws)
+    def _best_discard(self, scene: Scene) -> Action:
+        obs = scene.obs
+        assert obs.hand is not None
+        options = self._options(scene, obs.hand, scene.melds, scene.closed, scene.draws)
         discards = {
             a.tile >> 2 for a in obs.legal if a.type is ActionType.DISCARD and a.tile is not None
         }
@@ -573,17 +580,15 @@ class ExpertBot(DefensiveBot):
         choices.sort(key=lambda a: (is_red(a.tile or 0, obs.rules.red_fives), a.tile != obs.drawn))
         return choices[0]
 
-    def _answer(self, obs: Observation, scene: Scene) -> Action:
+    def _answer(self, scene: Scene) -> Action:
         """Call or pass on another's discard, whichever is worth more."""
-        assert obs.hand is not None and obs.seat is not None
+        obs, melds, draws = scene.obs, scene.melds, scene.draws
+        assert obs.hand is not None
         pass_action = next(a for a in obs.legal if a.type is ActionType.PASS)
         calls = [a for a in obs.legal if a.type in (ActionType.PON, ActionType.CHI)]
         if not calls:
             return pass_action
-        melds = self._melds_of(obs)
-        closed = all(not m.is_open for m in melds)
-        draws = obs.live_left // obs.rules.players
-        stay = self._stay(scene, melds, closed, draws)
+        stay = self._stay(scene)
         best: tuple[float, Action] | None = None
         for call in calls:
             assert call.tile is not None
@@ -593,8 +598,9 @@ class ExpertBot(DefensiveBot):
             hand = list(obs.hand)
             for t in call.tiles:
                 hand.remove(t)
-            banned = self._kuikae(call)
-            options = self._options(scene, hand, [*melds, meld], False, max(0, draws - 1), banned)
+            low = tiles[0] >> 2 if meld_type is MeldType.CHI else None
+            banned = kuikae_mask(call.tile >> 2, low) if obs.rules.kuikae_forbidden else 0
+            options = self._options(scene, hand, [*melds, meld], False, draws - 1, banned)
             if not options:
                 continue
             worth = max(o[0] for o in options)
@@ -603,21 +609,6 @@ class ExpertBot(DefensiveBot):
         if best is not None and best[0] > stay:
             return best[1]
         return pass_action
-
-    @staticmethod
-    def _kuikae(call: Action) -> set[int]:
-        """Kinds a call forbids letting go at once: the called kind, and for a chi the
-        kind at the run's other end."""
-        assert call.tile is not None
-        kind = call.tile >> 2
-        banned = {kind}
-        if call.type is ActionType.CHI:
-            others = sorted(t >> 2 for t in call.tiles)
-            if others[0] == kind + 1 and kind % 9 <= 5:
-                banned.add(kind + 3)
-            if others[-1] == kind - 1 and kind % 9 >= 3:
-                banned.add(kind - 3)
-        return banned
 
 
 __all__ = ["ExpertBot", "Scene", "Threat", "han_points", "win_chance"]

@@ -117,6 +117,18 @@ class HandResult:
     dealer_repeats: bool = False
 
 
+def kuikae_mask(kind: int, low: int | None) -> int:
+    """Kinds (a bit each) a seat may not let go right after calling ``kind``: that kind,
+    and for a chi whose run starts at ``low`` the kind at the run's other end."""
+    mask = 1 << kind
+    if low is not None:  # the other end of the run is forbidden too
+        if kind == low and low % 9 <= 5:
+            mask |= 1 << (low + 3)
+        if kind == low + 2 and low % 9 >= 1:
+            mask |= 1 << (low - 1)
+    return mask
+
+
 def _waits_mask(counts: list[int], melds: int) -> int:
     b, sets = hand_bytes(counts, melds)
     r = replacement(b, sets)
@@ -634,17 +646,8 @@ class Kyoku:
                 out.append(tuple(sorted(reds[:r] + plain[: size - r])))
         return out
 
-    def _kuikae_mask(self, kind: int, low: int | None) -> int:
-        mask = 1 << kind
-        if low is not None:  # the other end of the run is forbidden too
-            if kind == low and low % 9 <= 5:
-                mask |= 1 << (low + 3)
-            if kind == low + 2 and low % 9 >= 1:
-                mask |= 1 << (low - 1)
-        return mask
-
     def _has_discard_after(self, o: int, used: tuple[int, ...], kind: int, low: int | None) -> bool:
-        banned = self._kuikae_mask(kind, low) if self.rules.kuikae_forbidden else 0
+        banned = kuikae_mask(kind, low) if self.rules.kuikae_forbidden else 0
         rest = list(self.seats[o].hand)
         for t in used:
             rest.remove(t)
@@ -779,7 +782,7 @@ class Kyoku:
             self._replacement_draw(o)
             return
         low = min(t >> 2 for t in tiles) if meld_type is MeldType.CHI else None
-        self.kuikae = self._kuikae_mask(tile >> 2, low)
+        self.kuikae = kuikae_mask(tile >> 2, low)
         self.current = o
         self.phase = Phase.TURN
         self.drawn = None
