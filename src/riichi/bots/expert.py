@@ -254,7 +254,7 @@ class ExpertBot(DefensiveBot):
         han += 0.5 * len(obs.dora_indicators)  # dora hidden in the hand, on average
         return han
 
-    def deal_in(self, obs: Observation, threat: int, kind: int, out: Sequence[int]) -> float:
+    def deal_in(self, obs: Observation, threat: int, kind: int, out: list[int]) -> float:
         """The chance ``kind`` deals into ``threat`` if it is tenpai."""
         river = obs.discards[threat]
         own = {tile >> 2 for tile, *_ in river}
@@ -271,7 +271,7 @@ class ExpertBot(DefensiveBot):
         high = rank <= 5 and kind + 3 in own
         plain, half, both = NUMBER_DANGER[min(rank, 8 - rank)]
         chance = both if low and high else half if low or high else plain
-        if self._walled(kind, list(out)):
+        if self._walled(kind, out):
             chance *= 0.2
         return chance
 
