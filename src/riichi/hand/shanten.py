@@ -18,9 +18,22 @@ from riichi.hand import tables as t
 from riichi.tiles import NUM_KINDS, YAOCHU, kind_name
 
 _yaochu_counts: Final = itemgetter(*YAOCHU)
-_SUIT_ID, _HONOR_ID, _C_SS, _C_VS, _FINAL = t.SUIT_ID, t.HONOR_ID, t.C_SS, t.C_VS, t.FINAL
-_NS, _NH = t.NS, t.NH
-_SUIT_YAOCHU, _HONOR_YAOCHU = t.SUIT_YAOCHU, t.HONOR_YAOCHU
+# Final module names compile to C statics: no dictionary lookup on the hot path
+_SUIT_ID: Final[bytes] = t.SUIT_ID
+_HONOR_ID: Final[bytes] = t.HONOR_ID
+_C_SS: Final[bytes] = t.C_SS
+_C_VS: Final[bytes] = t.C_VS
+_FINAL: Final[tuple[bytes, ...]] = t.FINAL
+_NS: Final[int] = t.NS
+_NH: Final[int] = t.NH
+_SUIT_YAOCHU: Final[bytes] = t.SUIT_YAOCHU
+_HONOR_YAOCHU: Final[bytes] = t.HONOR_YAOCHU
+_C_VH: Final[bytes] = t.C_VH
+_SUIT_VEC: Final[list[tuple[int, ...]]] = t.SUIT_VEC
+_HONOR_VEC: Final[list[tuple[int, ...]]] = t.HONOR_VEC
+_SUIT_DEC: Final[list[int]] = t.SUIT_DEC
+_HONOR_DEC: Final[list[int]] = t.HONOR_DEC
+_POW5: Final[tuple[int, ...]] = t.POW5
 
 
 _VALID_COUNTS: Final = bytes(range(5))
@@ -145,7 +158,55 @@ def shanten(counts: Sequence[int] | bytes, melds: int | None = None) -> int:
     >>> shanten(parse_counts("123m456p789s1122z"))
     0
     """
+    if melds is None and isinstance(counts, list):
+        r = _list_replacement(counts)
+        if r >= 0:
+            return r - 1
     return replacement(*hand_bytes(counts, melds)) - 1
+
+
+def _list_replacement(c: list[int]) -> int:
+    """``replacement`` read straight off a list of counts, or -1 to take the checked
+    path (any count out of range, a wrong length or tile count: that path says which).
+
+    Games and bots ask with lists: building bytes and checking them separately costs
+    more than the table lookups themselves.
+    """
+    if len(c) != NUM_KINDS:
+        return -1
+    n = zeros = ones = 0
+    keys = [0, 0, 0, 0]
+    for g in range(4):
+        start = 9 * g
+        key = 0
+        for i in range(start + (6 if g == 3 else 8), start - 1, -1):
+            v = c[i]
+            if v < 0 or v > 4:
+                return -1
+            key = key * 5 + v
+            n += v
+            if v == 0:
+                zeros += 1
+            elif v == 1:
+                ones += 1
+        keys[g] = key
+    if n % 3 == 0 or n > 14:
+        return -1
+    sets = n // 3
+    km, kp, ks, kz = keys[0], keys[1], keys[2], keys[3]
+    r: int = _FINAL[sets][
+        _C_VS[_C_SS[_SUIT_ID[km] * _NS + _SUIT_ID[kp]] * _NS + _SUIT_ID[ks]] * _NH + _HONOR_ID[kz]
+    ]
+    if sets == 4:
+        kinds = NUM_KINDS - zeros
+        r2 = 7 - kinds + ones + (7 - kinds if kinds < 7 else 0)
+        if r2 < r:
+            r = r2
+        y = _SUIT_YAOCHU[km] + _SUIT_YAOCHU[kp] + _SUIT_YAOCHU[ks] + _HONOR_YAOCHU[kz]
+        r2 = 14 - (y & 15) - (y > 15)
+        if r2 < r:
+            r = r2
+    return r
 
 
 def shanten_standard(counts: Sequence[int] | bytes, melds: int | None = None) -> int:
@@ -190,25 +251,28 @@ def necessary_mask(b: bytes, sets: int, total: int) -> int:
 
 
 def _standard_necessary(b: bytes, sets: int) -> int:
-    km, kp, ks, kz, m, p, s, z = group_ids(b)
-    ns, nh, c_ss, c_vs, c_vh = t.NS, t.NH, t.C_SS, t.C_VS, t.C_VH
-    rests = (
-        c_vh[c_ss[p * ns + s] * nh + z],
-        c_vh[c_ss[m * ns + s] * nh + z],
-        c_vh[c_ss[m * ns + p] * nh + z],
-    )
+    km, kp, ks, kz = suit_key(b, 0), suit_key(b, 9), suit_key(b, 18), honor_key(b)
+    m, p, s, z = _SUIT_ID[km], _SUIT_ID[kp], _SUIT_ID[ks], _HONOR_ID[kz]
+    ns, nh = _NS, _NH
     mask = 0
-    sid, dec, pow5 = t.SUIT_ID, t.SUIT_DEC, t.POW5
-    for offset, key, gid, rest in zip((0, 9, 18), (km, kp, ks), (m, p, s), rests, strict=True):
-        entries = t.optimal_entries(t.SUIT_VEC[gid], gid, rest, sets, 0)
+    for g in range(3):
+        # the group's key and id, and the other two suits with the honours combined
+        if g == 0:
+            key, gid, rest = km, m, _C_VH[_C_SS[p * ns + s] * nh + z]
+        elif g == 1:
+            key, gid, rest = kp, p, _C_VH[_C_SS[m * ns + s] * nh + z]
+        else:
+            key, gid, rest = ks, s, _C_VH[_C_SS[m * ns + p] * nh + z]
+        entries = t.optimal_entries(_SUIT_VEC[gid], gid, rest, sets, 0)
         row = gid * ns
+        offset = 9 * g
         for i in range(9):
-            if b[offset + i] < 4 and dec[row + sid[key + pow5[i]]] & entries:
+            if b[offset + i] < 4 and _SUIT_DEC[row + _SUIT_ID[key + _POW5[i]]] & entries:
                 mask |= 1 << (offset + i)
-    rest_z = c_vs[c_ss[m * ns + p] * ns + s]
-    entries = t.optimal_entries(t.HONOR_VEC[z], z, rest_z, sets, 1)
-    hid, hdec, row = t.HONOR_ID, t.HONOR_DEC, z * nh
+    rest_z = _C_VS[_C_SS[m * ns + p] * ns + s]
+    entries = t.optimal_entries(_HONOR_VEC[z], z, rest_z, sets, 1)
+    row = z * nh
     for i in range(7):
-        if b[27 + i] < 4 and hdec[row + hid[kz + pow5[i]]] & entries:
+        if b[27 + i] < 4 and _HONOR_DEC[row + _HONOR_ID[kz + _POW5[i]]] & entries:
             mask |= 1 << (27 + i)
     return mask

@@ -86,7 +86,7 @@ def _decrease_table(vecs: list[tuple[int, ...]]) -> list[int]:
 SUIT_DEC: Final = _decrease_table(SUIT_VEC)
 HONOR_DEC: Final = _decrease_table(HONOR_VEC)
 
-_optimal_cache: dict[tuple[int, int, int, int], int] = {}
+_optimal_cache: dict[int, int] = {}
 
 
 def optimal_entries(group: tuple[int, ...], gid: int, rest: int, sets: int, honors: int) -> int:
@@ -95,7 +95,7 @@ def optimal_entries(group: tuple[int, ...], gid: int, rest: int, sets: int, hono
     ``rest`` is the COMBINED_VEC id of the other groups together and ``sets``
     the number of sets the hand needs.
     """
-    key = (honors, gid, rest, sets)
+    key = ((honors * 256 + gid) * 256 + rest) * 8 + sets  # ids are below 256
     found = _optimal_cache.get(key)
     if found is None:
         other = COMBINED_VEC[rest]
