@@ -114,6 +114,8 @@ def test_fewer_sets_needed_than_tiles_allow_is_an_error() -> None:
         ([-1] + [0] * 33, "0..4"),
         ([0] * 34, "0 tiles"),
         ([3] + [0] * 33, "3 tiles"),
+        ([0] * 33 + [5], "5 copies of 7z"),
+        ([4, 4, 4, 3] + [0] * 30, "15 tiles"),
         ("abc", "0..4"),
     ],
 )
@@ -212,6 +214,8 @@ def test_shanten_matches_brute_force(n: int) -> None:
         assert shanten(counts) == expected, kinds_name(
             [k for k in range(34) for _ in range(counts[k])]
         )
+        # a list is read straight into table keys, bytes through the checked path
+        assert shanten(bytes(counts)) == expected
 
 
 @pytest.mark.parametrize("sets", [1, 2, 3, 4])

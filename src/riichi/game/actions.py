@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
 from riichi.errors import RiichiError, excerpt
 from riichi.tiles import tile_name
@@ -34,14 +35,38 @@ for _rank, _type in enumerate(ActionType):
     _type.rank = _rank
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, eq=False)
 class Action:
     """One decision. ``tile`` is the tile discarded, won on, or called/added;
-    ``tiles`` are the tiles from the hand that a call uses."""
+    ``tiles`` are the tiles from the hand that a call uses. Immutable: its fields
+    are ``Final``.
 
-    type: ActionType
-    tile: int | None = None
-    tiles: tuple[int, ...] = ()
+    The constructor, equality and hash are written out rather than generated: the
+    compiled core then runs them natively (a generated one is interpreted), and the
+    engine compares every action it is given with the legal ones.
+    """
+
+    type: Final[ActionType]
+    tile: Final[int | None]
+    tiles: Final[tuple[int, ...]]
+
+    def __init__(
+        self, type: ActionType, tile: int | None = None, tiles: tuple[int, ...] = ()
+    ) -> None:
+        self.type = type
+        self.tile = tile
+        self.tiles = tiles
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self.type is other.type and self.tile == other.tile and self.tiles == other.tiles
+
+    def __hash__(self) -> int:
+        return hash((self.type.value, self.tile, self.tiles))
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return Action, (self.type, self.tile, self.tiles)  # compiled: pickled by its fields
 
     def __str__(self) -> str:
         parts = [self.type.value]

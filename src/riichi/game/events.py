@@ -2,21 +2,32 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Final
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False)
 class Event:
     """A fact. ``to`` is the one seat that may see it, or None for everyone.
 
     ``data`` holds plain JSON-able values only, so records and the wire
-    format are the event itself.
+    format are the event itself. The fields are ``Final``; the constructor is
+    written out so that the compiled core runs it natively.
     """
 
-    type: str
-    data: dict[str, Any] = field(default_factory=dict)
-    to: int | None = None
+    type: Final[str]
+    data: Final[dict[str, Any]]
+    to: Final[int | None]
+
+    def __init__(
+        self, type: str, data: dict[str, Any] | None = None, to: int | None = None
+    ) -> None:
+        self.type = type
+        self.data = {} if data is None else data
+        self.to = to
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return Event, (self.type, self.data, self.to)  # compiled: pickled by its fields
 
     def visible_to(self, seat: int | None) -> bool:
         return self.to is None or self.to == seat

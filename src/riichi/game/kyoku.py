@@ -56,12 +56,22 @@ class Claim(Enum):
     KITA = "kita"  # a North set aside: only ron
 
 
-@dataclass
+@dataclass(init=False)
 class DiscardInfo:
     tile: int
     tsumogiri: bool
     riichi: bool
-    called: bool = False
+    called: bool
+
+    # written out: the compiled core runs it natively, a generated one is interpreted
+    def __init__(self, tile: int, tsumogiri: bool, riichi: bool, called: bool = False) -> None:
+        self.tile = tile
+        self.tsumogiri = tsumogiri
+        self.riichi = riichi
+        self.called = called
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return DiscardInfo, (self.tile, self.tsumogiri, self.riichi, self.called)
 
 
 @dataclass

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from typing import NamedTuple
+from typing import Final
 
 from riichi.errors import InvalidHandError
 from riichi.hand.shanten import hand_bytes, replacement
@@ -40,11 +41,23 @@ class Wait(Enum):
     KOKUSHI_13 = "kokushi-13"  # thirteen orphans waiting on all thirteen kinds
 
 
-class Block(NamedTuple):
+# Block and Reading are immutable (``Final`` fields) dataclasses with their constructors
+# written out, which the compiled core runs natively (a generated one is interpreted).
+
+
+@dataclass(init=False, unsafe_hash=True)
+class Block:
     """A set inside the concealed tiles: a sequence from ``kind`` or a triplet of ``kind``."""
 
-    kind: int
-    triplet: bool
+    kind: Final[int]
+    triplet: Final[bool]
+
+    def __init__(self, kind: int, triplet: bool) -> None:
+        self.kind = kind
+        self.triplet = triplet
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return Block, (self.kind, self.triplet)
 
     @property
     def kinds(self) -> tuple[int, int, int]:
@@ -55,7 +68,8 @@ class Block(NamedTuple):
         return "".join(kind_name(k)[0] for k in self.kinds) + kind_name(self.kind)[1]
 
 
-class Reading(NamedTuple):
+@dataclass(init=False, unsafe_hash=True)
+class Reading:
     """One reading of a complete hand.
 
     ``sets`` are the concealed sets (called sets are not part of the counts).
@@ -65,12 +79,31 @@ class Reading(NamedTuple):
     or -1 when it completed the pair (or the special form).
     """
 
-    form: Form
-    sets: tuple[Block, ...]
-    pair: int | None
-    pairs: tuple[int, ...] = ()
-    wait: Wait | None = None
-    wait_index: int = -1
+    form: Final[Form]
+    sets: Final[tuple[Block, ...]]
+    pair: Final[int | None]
+    pairs: Final[tuple[int, ...]]
+    wait: Final[Wait | None]
+    wait_index: Final[int]
+
+    def __init__(
+        self,
+        form: Form,
+        sets: tuple[Block, ...],
+        pair: int | None,
+        pairs: tuple[int, ...] = (),
+        wait: Wait | None = None,
+        wait_index: int = -1,
+    ) -> None:
+        self.form = form
+        self.sets = sets
+        self.pair = pair
+        self.pairs = pairs
+        self.wait = wait
+        self.wait_index = wait_index
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return Reading, (self.form, self.sets, self.pair, self.pairs, self.wait, self.wait_index)
 
 
 GroupReading = tuple[tuple[Block, ...], int | None]
@@ -174,17 +207,18 @@ def _place_winning(reading: Reading, b: bytes, w: int) -> list[Reading]:
         wait = Wait.KOKUSHI_13 if reading.pair == w else Wait.TANKI
         return [_with_wait(reading, wait, -1)]
     out: list[Reading] = []
-    seen: set[tuple[Block, Wait]] = set()
+    seen: list[int] = []  # blocks placed: a repeated block gives the same reading
     if reading.pair == w:
         out.append(_with_wait(reading, Wait.TANKI, -1))
     for i, block in enumerate(reading.sets):
-        if w not in block.kinds:
+        k = block.kind
+        if not (k == w if block.triplet else k <= w <= k + 2):
             continue
-        wait = _set_wait(block, w)
-        if (block, wait) in seen:
+        key = 2 * k + block.triplet
+        if key in seen:
             continue
-        seen.add((block, wait))
-        out.append(_with_wait(reading, wait, i))
+        seen.append(key)
+        out.append(_with_wait(reading, _set_wait(block, w), i))
     return out
 
 
@@ -201,4 +235,4 @@ def _set_wait(block: Block, w: int) -> Wait:
 
 
 def _with_wait(reading: Reading, wait: Wait, index: int) -> Reading:
-    return reading._replace(wait=wait, wait_index=index)
+    return Reading(reading.form, reading.sets, reading.pair, reading.pairs, wait, index)

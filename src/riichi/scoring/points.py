@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
 from riichi.rules import Pao, RuleSet
 
@@ -18,12 +19,20 @@ class Limit(Enum):
     YAKUMAN = "yakuman"  # with ``yakuman`` > 1 a multiple
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class Payment:
     """``points`` paid by ``seat`` to the winner, honba included."""
 
-    seat: int
-    points: int
+    seat: Final[int]
+    points: Final[int]
+
+    # written out: the compiled core runs it natively, a generated one is interpreted
+    def __init__(self, seat: int, points: int) -> None:
+        self.seat = seat
+        self.points = points
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return Payment, (self.seat, self.points)
 
 
 def round_up(points: int) -> int:

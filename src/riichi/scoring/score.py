@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, NamedTuple
+from dataclasses import dataclass, fields
+from typing import Any, Final
 
 from riichi.errors import InvalidHandError, NotAgariError, NoYakuError
 from riichi.hand import Form, Reading, Wait, decompositions
@@ -27,22 +27,40 @@ from riichi.tiles import (
     tiles_name,
 )
 
+# The result types are immutable (``Final`` fields) dataclasses with their constructors
+# written out: the compiled core runs those natively, where a generated one would be
+# interpreted, and every score builds several of them.
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(init=False, unsafe_hash=True)
 class YakuHan:
     """A yaku in a result with the han it gave (for yakuman: how many yakuman)."""
 
-    yaku: Yaku
-    han: int
+    yaku: Final[Yaku]
+    han: Final[int]
+
+    def __init__(self, yaku: Yaku, han: int) -> None:
+        self.yaku = yaku
+        self.han = han
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return YakuHan, (self.yaku, self.han)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class FuItem:
-    label: str
-    fu: int
+    label: Final[str]
+    fu: Final[int]
+
+    def __init__(self, label: str, fu: int) -> None:
+        self.label = label
+        self.fu = fu
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return FuItem, (self.label, self.fu)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class ScoreResult:
     """The value of a win and how it is paid.
 
@@ -52,20 +70,55 @@ class ScoreResult:
     seat's change, the winner's including the riichi sticks.
     """
 
-    yaku: tuple[YakuHan, ...]
-    han: int
-    fu: int
-    fu_items: tuple[FuItem, ...]
-    dora: int
-    aka: int
-    ura: int
-    yakuman: int
-    limit: Limit
-    base: int
-    points: int
-    payments: tuple[Payment, ...]
-    deltas: tuple[int, ...]
-    reading: Reading
+    yaku: Final[tuple[YakuHan, ...]]
+    han: Final[int]
+    fu: Final[int]
+    fu_items: Final[tuple[FuItem, ...]]
+    dora: Final[int]
+    aka: Final[int]
+    ura: Final[int]
+    yakuman: Final[int]
+    limit: Final[Limit]
+    base: Final[int]
+    points: Final[int]
+    payments: Final[tuple[Payment, ...]]
+    deltas: Final[tuple[int, ...]]
+    reading: Final[Reading]
+
+    def __init__(
+        self,
+        yaku: tuple[YakuHan, ...],
+        han: int,
+        fu: int,
+        fu_items: tuple[FuItem, ...],
+        dora: int,
+        aka: int,
+        ura: int,
+        yakuman: int,
+        limit: Limit,
+        base: int,
+        points: int,
+        payments: tuple[Payment, ...],
+        deltas: tuple[int, ...],
+        reading: Reading,
+    ) -> None:
+        self.yaku = yaku
+        self.han = han
+        self.fu = fu
+        self.fu_items = fu_items
+        self.dora = dora
+        self.aka = aka
+        self.ura = ura
+        self.yakuman = yakuman
+        self.limit = limit
+        self.base = base
+        self.points = points
+        self.payments = payments
+        self.deltas = deltas
+        self.reading = reading
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return ScoreResult, tuple(getattr(self, f.name) for f in fields(self))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON: every field, yaku with ids and both names."""
@@ -105,12 +158,15 @@ class ScoreResult:
         return f"{value}: {self.points}"
 
 
-class _Set(NamedTuple):
-    kind: int
-    sequence: bool
-    kan: bool
-    concealed: bool  # a closed triplet for fu and the concealed-triplet yaku
-    called: bool  # opens the hand
+class _Set:
+    __slots__ = ("called", "concealed", "kan", "kind", "sequence")
+
+    def __init__(self, kind: int, sequence: bool, kan: bool, concealed: bool, called: bool) -> None:
+        self.kind = kind
+        self.sequence = sequence
+        self.kan = kan
+        self.concealed = concealed  # a closed triplet for fu and the concealed-triplet yaku
+        self.called = called  # opens the hand
 
 
 _DOUBLE = {
@@ -184,7 +240,7 @@ def score_if_yaku(
     for t in all_ids:
         every[t >> 2] += 1
     seat_wind = ctx.seat_wind(rules.players)
-    info = _HandInfo.of(every, counts, melds, win)
+    info = _HandInfo(every, counts, melds, win)
     dora, aka, ura = _dora(all_ids, every, ctx, rules)
     extra = dora + aka + ura
     best: tuple[tuple[int, int, int], _Found, Reading, int, Limit] | None = None
@@ -234,51 +290,56 @@ def _value(base: int, ctx: WinContext, rules: RuleSet) -> int:
     return round_up(2 * base) + (rules.players - 2) * round_up(base)
 
 
-class _HandInfo(NamedTuple):
+class _HandInfo:
     """What the readings of one hand share: computed once per score."""
 
-    counts: list[int]
-    win: int
-    closed: bool
-    no_melds: bool
-    meld_sets: list[_Set]
-    all_simple: bool
-    all_yaochu: bool
-    all_honor: bool
-    all_terminal: bool
-    all_green: bool
-    one_suit: bool
-    has_honor: bool
+    def __init__(
+        self, every: list[int], counts: list[int], melds: Sequence[Meld], win: int
+    ) -> None:
+        self.counts = counts
+        self.win = win
+        self.closed = not any(m.is_open for m in melds)
+        self.no_melds = not melds
+        self.meld_sets = [
+            _Set(m.kind, m.is_sequence, m.is_kan, not m.is_open, m.is_open) for m in melds
+        ]
+        simple = yaochu = terminal = green = True
+        suits = 0  # a bit per number suit held
+        honor = False
+        for k in range(NUM_KINDS):
+            if not every[k]:
+                continue
+            if k >= 27:
+                honor = True
+                simple = terminal = False
+            else:
+                suits |= 1 << (k // 9)
+                if k % 9 in (0, 8):
+                    simple = False
+                else:
+                    yaochu = terminal = False
+            if k not in GREENS:
+                green = False
+        self.all_simple = simple
+        self.all_yaochu = yaochu
+        self.all_honor = not suits
+        self.all_terminal = terminal
+        self.all_green = green
+        self.one_suit = suits in (1, 2, 4)
+        self.has_honor = honor
 
-    @classmethod
-    def of(cls, every: list[int], counts: list[int], melds: Sequence[Meld], win: int) -> _HandInfo:
-        held = [k for k in range(NUM_KINDS) if every[k]]
-        suits = {k // 9 for k in held if k < 27}
-        has_honor = held[-1] >= 27
-        return cls(
-            counts=counts,
-            win=win,
-            closed=not any(m.is_open for m in melds),
-            no_melds=not melds,
-            meld_sets=[
-                _Set(m.kind, m.is_sequence, m.is_kan, not m.is_open, m.is_open) for m in melds
-            ],
-            all_simple=all(k < 27 and k % 9 not in (0, 8) for k in held),
-            all_yaochu=all(is_yaochu(k) for k in held),
-            all_honor=held[0] >= 27,
-            all_terminal=all(k < 27 and k % 9 in (0, 8) for k in held),
-            all_green=all(k in GREENS for k in held),
-            one_suit=len(suits) == 1,
-            has_honor=has_honor,
-        )
 
+class _Found:
+    __slots__ = ("fu", "fu_items", "pao_count", "yaku", "yakuman")
 
-class _Found(NamedTuple):
-    yaku: list[YakuHan]
-    yakuman: int
-    fu: int
-    fu_items: list[FuItem]
-    pao_count: int  # yakuman covered by pao in this reading
+    def __init__(
+        self, yaku: list[YakuHan], yakuman: int, fu: int, fu_items: list[FuItem], pao_count: int
+    ) -> None:
+        self.yaku = yaku
+        self.yakuman = yakuman
+        self.fu = fu
+        self.fu_items = fu_items
+        self.pao_count = pao_count  # yakuman covered by pao in this reading
 
 
 def _sets_of(reading: Reading, info: _HandInfo, tsumo: bool) -> list[_Set]:
