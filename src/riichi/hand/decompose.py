@@ -14,11 +14,10 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache
 from typing import Final
 
 from riichi.errors import InvalidHandError
-from riichi.hand.shanten import hand_bytes, replacement
+from riichi.hand.shanten import hand_bytes, replacement, suit_key
 from riichi.tiles import NUM_KINDS, YAOCHU, kind_name
 
 
@@ -109,12 +108,15 @@ class Reading:
 GroupReading = tuple[tuple[Block, ...], int | None]
 
 
-@cache
-def _suit_readings(offset: int) -> dict[bytes, tuple[GroupReading, ...]]:
-    """Every complete holding of the suit starting at kind ``offset``, with its readings."""
+def _suit_readings(offset: int) -> dict[int, tuple[GroupReading, ...]]:
+    """Every complete holding of the suit starting at kind ``offset``, with its readings,
+    by the holding's base-5 key (``shanten.suit_key``)."""
+    table = _SUIT_TABLES[offset // 9]
+    if table:
+        return table
     suit_blocks = [Block(offset + k, False) for k in range(7)]
     suit_blocks += [Block(offset + k, True) for k in range(9)]
-    table: dict[bytes, list[GroupReading]] = {}
+    found: dict[int, list[GroupReading]] = {}
     for m in range(5):
         for blocks in itertools.combinations_with_replacement(suit_blocks, m):
             base = [0] * 9
@@ -129,10 +131,15 @@ def _suit_readings(offset: int) -> dict[bytes, tuple[GroupReading, ...]]:
                     counts[pair] += 2
                     if counts[pair] > 4:
                         continue
-                table.setdefault(bytes(counts), []).append(
+                found.setdefault(suit_key(bytes(counts), 0), []).append(
                     (blocks, None if pair is None else pair + offset)
                 )
-    return {key: tuple(v) for key, v in table.items()}
+    table.update((key, tuple(v)) for key, v in found.items())
+    return table
+
+
+# filled at the first win in each suit, or by ``prepare``
+_SUIT_TABLES: Final[list[dict[int, tuple[GroupReading, ...]]]] = [{}, {}, {}]
 
 
 def prepare() -> None:
@@ -141,6 +148,9 @@ def prepare() -> None:
     game pays for them."""
     for offset in (0, 9, 18):
         _suit_readings(offset)
+
+
+_NO_READINGS: Final[tuple[GroupReading, ...]] = ()
 
 
 def _group_readings(b: bytes, offset: int) -> tuple[GroupReading, ...]:
@@ -153,12 +163,12 @@ def _group_readings(b: bytes, offset: int) -> tuple[GroupReading, ...]:
                 blocks.append(Block(k, True))
             elif c == 2:
                 if pair is not None:
-                    return ()
+                    return _NO_READINGS
                 pair = k
             elif c:
-                return ()
+                return _NO_READINGS
         return ((tuple(blocks), pair),)
-    return _suit_readings(offset).get(b[offset : offset + 9], ())
+    return _suit_readings(offset).get(suit_key(b, offset), _NO_READINGS)
 
 
 def is_agari(counts: Sequence[int] | bytes, melds: int | None = None) -> bool:
@@ -181,12 +191,28 @@ def decompositions(
     if winning is not None and not (0 <= winning < NUM_KINDS and b[winning]):
         raise InvalidHandError(f"winning tile {winning} is not in the hand")
     bases: list[Reading] = []
-    per_group = [_group_readings(b, offset) for offset in (0, 9, 18, 27)]
-    for combo in itertools.product(*per_group):
-        pairs = [p for _, p in combo if p is not None]
-        blocks = tuple(x for group_blocks, _ in combo for x in group_blocks)
-        if len(pairs) == 1 and len(blocks) == sets:
-            bases.append(Reading(Form.STANDARD, blocks, pairs[0]))
+    # most hands have one reading per group: plain loops, no products or generators
+    man, pin, sou = _group_readings(b, 0), _group_readings(b, 9), _group_readings(b, 18)
+    honors = _group_readings(b, 27)
+    for m_blocks, m_pair in man:
+        for p_blocks, p_pair in pin:
+            for s_blocks, s_pair in sou:
+                for z_blocks, z_pair in honors:
+                    pairs = (
+                        (m_pair is not None)
+                        + (p_pair is not None)
+                        + (s_pair is not None)
+                        + (z_pair is not None)
+                    )
+                    blocks = m_blocks + p_blocks + s_blocks + z_blocks
+                    if pairs != 1 or len(blocks) != sets:
+                        continue
+                    pair = m_pair
+                    if pair is None:
+                        pair = p_pair if p_pair is not None else s_pair
+                    if pair is None:
+                        pair = z_pair
+                    bases.append(Reading(Form.STANDARD, blocks, pair))
     if sets == 4:
         if b.count(2) == 7:
             bases.append(
