@@ -176,6 +176,17 @@ _DOUBLE = {
     Yaku.DAISUUSHII: DoubleYakuman.DAISUUSHII,
 }
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+# fu labels made once: "closed kan 1z" by 4 * kind + 2 * concealed + kan, pairs by kind
+_SET_LABELS: Final = tuple(
+    f"{'closed' if concealed else 'open'} {'kan' if kan else 'triplet'} {kind_name(k)}"
+    for k in range(NUM_KINDS)
+    for concealed in (0, 1)
+    for kan in (0, 1)
+)
+_PAIR_LABELS: Final = tuple(
+    f"{'dragon' if k in DRAGONS else 'wind'} pair {kind_name(k)}" for k in range(NUM_KINDS)
+)
+_DOUBLE_WIND_LABELS: Final = tuple(f"double wind pair {kind_name(k)}" for k in WINDS)
 _WIND_NAMES = ("East", "South", "West", "North")
 
 
@@ -212,7 +223,10 @@ def score_if_yaku(
     and an exception each time would cost more than the answer."""
     ctx = context or WinContext(tsumo=True)
     ctx.check(rules.players)
-    all_ids = [*hand, win_tile, *(t for m in melds for t in m.tiles)]
+    all_ids = list(hand)
+    all_ids.append(win_tile)
+    for m in melds:
+        all_ids.extend(m.tiles)
     if len(set(all_ids)) != len(all_ids) or min(all_ids) < 0 or max(all_ids) >= 136:
         raise InvalidHandError(f"tiles repeat or are out of range: {tiles_name(all_ids)}")
     if (ctx.riichi or ctx.ippatsu) and any(m.is_open for m in melds):
@@ -248,7 +262,7 @@ def score_if_yaku(
         found = _evaluate(reading, info, ctx, seat_wind, rules)
         if found is None:
             continue
-        han = 0 if found.yakuman else sum(y.han for y in found.yaku) + extra
+        han = 0 if found.yakuman else _han(found.yaku) + extra
         base, limit = base_points(han, found.fu, found.yakuman, rules)
         key = (_value(base, ctx, rules), han + 100 * found.yakuman, found.fu)
         if best is None or key > best[0]:
@@ -279,6 +293,13 @@ class _NoYakuMessage:
             + f" ({'tsumo' if ctx.tsumo else 'ron'}, seat wind {_WIND_NAMES[seat - EAST]},"
             f" round wind {_WIND_NAMES[ctx.round_wind - EAST]})"
         )
+
+
+def _han(yaku: list[YakuHan]) -> int:
+    han = 0
+    for y in yaku:
+        han += y.han
+    return han
 
 
 def _value(base: int, ctx: WinContext, rules: RuleSet) -> int:
@@ -377,32 +398,41 @@ def _evaluate(
 def _yakuman(
     reading: Reading, sets: list[_Set], info: _HandInfo, ctx: WinContext, rules: RuleSet
 ) -> list[YakuHan]:
-    found = [
-        yaku
-        for flag, yaku in (
-            (ctx.tenhou, Yaku.TENHOU),
-            (ctx.chiihou, Yaku.CHIIHOU),
-            (ctx.renhou and rules.renhou is Renhou.YAKUMAN, Yaku.RENHOU),
-            (info.all_honor, Yaku.TSUUIISOU),
-            (info.all_terminal, Yaku.CHINROUTOU),
-            (info.all_green, Yaku.RYUUIISOU),
-        )
-        if flag
-    ]
+    found: list[Yaku] = []
+    if ctx.tenhou:
+        found.append(Yaku.TENHOU)
+    if ctx.chiihou:
+        found.append(Yaku.CHIIHOU)
+    if ctx.renhou and rules.renhou is Renhou.YAKUMAN:
+        found.append(Yaku.RENHOU)
+    if info.all_honor:
+        found.append(Yaku.TSUUIISOU)
+    if info.all_terminal:
+        found.append(Yaku.CHINROUTOU)
+    if info.all_green:
+        found.append(Yaku.RYUUIISOU)
     if reading.form is Form.KOKUSHI:
         found.append(Yaku.KOKUSHI_13 if reading.wait is Wait.KOKUSHI_13 else Yaku.KOKUSHI)
     if reading.form is Form.STANDARD:
-        triplets = [s.kind for s in sets if not s.sequence]
-        if sum(s.concealed for s in sets) == 4:
+        concealed = kans = dragons = winds = 0
+        for st in sets:
+            if st.sequence:
+                continue
+            concealed += st.concealed
+            kans += st.kan
+            if st.kind >= DRAGONS[0]:
+                dragons += 1
+            elif st.kind >= WINDS[0]:
+                winds += 1
+        if concealed == 4:
             found.append(Yaku.SUUANKOU_TANKI if reading.wait is Wait.TANKI else Yaku.SUUANKOU)
-        if all(d in triplets for d in DRAGONS):
+        if dragons == 3:
             found.append(Yaku.DAISANGEN)
-        winds = sum(w in triplets for w in WINDS)
         if winds == 4:
             found.append(Yaku.DAISUUSHII)
         elif winds == 3 and reading.pair in WINDS:
             found.append(Yaku.SHOUSUUSHII)
-        if sum(s.kan for s in sets) == 4:
+        if kans == 4:
             found.append(Yaku.SUUKANTSU)
         win = info.win
         if info.no_melds and info.one_suit and not info.has_honor:
@@ -429,22 +459,25 @@ def _yaku(
     rules: RuleSet,
 ) -> list[YakuHan]:
     closed = info.closed
-    found = [
-        yaku
-        for flag, yaku in (
-            (ctx.double_riichi, Yaku.DOUBLE_RIICHI),
-            (ctx.riichi and not ctx.double_riichi, Yaku.RIICHI),
-            (ctx.ippatsu and rules.ippatsu, Yaku.IPPATSU),
-            (ctx.renhou and rules.renhou is Renhou.MANGAN, Yaku.RENHOU),
-            (closed and ctx.tsumo, Yaku.MENZEN_TSUMO),
-            (ctx.chankan, Yaku.CHANKAN),
-            (ctx.rinshan, Yaku.RINSHAN),
-            (ctx.haitei, Yaku.HAITEI),
-            (ctx.houtei, Yaku.HOUTEI),
-            (info.all_simple and (closed or rules.kuitan), Yaku.TANYAO),
-        )
-        if flag
-    ]
+    found: list[Yaku] = []
+    if ctx.riichi:
+        found.append(Yaku.DOUBLE_RIICHI if ctx.double_riichi else Yaku.RIICHI)
+    if ctx.ippatsu and rules.ippatsu:
+        found.append(Yaku.IPPATSU)
+    if ctx.renhou and rules.renhou is Renhou.MANGAN:
+        found.append(Yaku.RENHOU)
+    if closed and ctx.tsumo:
+        found.append(Yaku.MENZEN_TSUMO)
+    if ctx.chankan:
+        found.append(Yaku.CHANKAN)
+    if ctx.rinshan:
+        found.append(Yaku.RINSHAN)
+    if ctx.haitei:
+        found.append(Yaku.HAITEI)
+    if ctx.houtei:
+        found.append(Yaku.HOUTEI)
+    if info.all_simple and (closed or rules.kuitan):
+        found.append(Yaku.TANYAO)
     if info.one_suit:
         found.append(Yaku.HONITSU if info.has_honor else Yaku.CHINITSU)
     if info.all_yaochu:
@@ -557,19 +590,22 @@ def _fu(
         if s.sequence:
             continue
         fu = 2 * (2 if is_yaochu(s.kind) else 1) * (2 if s.concealed else 1) * (4 if s.kan else 1)
-        what = ("closed " if s.concealed else "open ") + ("kan" if s.kan else "triplet")
-        items.append(FuItem(f"{what} {kind_name(s.kind)}", fu))
+        items.append(FuItem(_SET_LABELS[4 * s.kind + 2 * s.concealed + s.kan], fu))
     pair = reading.pair
     assert pair is not None
     if pair in DRAGONS:
-        items.append(FuItem(f"dragon pair {kind_name(pair)}", 2))
+        items.append(FuItem(_PAIR_LABELS[pair], 2))
     elif pair == seat_wind and pair == ctx.round_wind:
-        items.append(FuItem(f"double wind pair {kind_name(pair)}", rules.double_wind_pair_fu))
-    elif pair in (ctx.round_wind, seat_wind):
-        items.append(FuItem(f"wind pair {kind_name(pair)}", 2))
-    if reading.wait in (Wait.KANCHAN, Wait.PENCHAN, Wait.TANKI):
-        assert reading.wait is not None
-        items.append(FuItem(f"{reading.wait.value} wait", 2))
+        items.append(FuItem(_DOUBLE_WIND_LABELS[pair - EAST], rules.double_wind_pair_fu))
+    elif pair == ctx.round_wind or pair == seat_wind:
+        items.append(FuItem(_PAIR_LABELS[pair], 2))
+    wait = reading.wait
+    if wait is Wait.KANCHAN:
+        items.append(FuItem("kanchan wait", 2))
+    elif wait is Wait.PENCHAN:
+        items.append(FuItem("penchan wait", 2))
+    elif wait is Wait.TANKI:
+        items.append(FuItem("tanki wait", 2))
     raw = sum(i.fu for i in items)
     if raw == 20 and not closed:
         items.append(FuItem("open pinfu shape", 10))
@@ -585,16 +621,26 @@ def _dora(
 ) -> tuple[int, int, int]:
     three = rules.players == 3
     # Norths set aside count as held for the indicators, and once more each
-    held = list(every)
-    held[NORTH] += ctx.kita
-    indicators = ctx.dora_indicators if rules.kan_dora else ctx.dora_indicators[:1]
-    dora = ctx.kita + sum(held[dora_of(t >> 2, three)] for t in indicators)
-    reds = red_fives_set(rules.red_fives)
-    aka = sum(1 for t in all_ids if t in reds)
+    north = every[NORTH]
+    every[NORTH] += ctx.kita
+    dora = ctx.kita
+    for i, t in enumerate(ctx.dora_indicators):
+        if i and not rules.kan_dora:
+            break
+        dora += every[dora_of(t >> 2, three)]
     ura = 0
     if ctx.riichi and rules.ura_dora:
-        uras = ctx.ura_indicators if rules.kan_ura else ctx.ura_indicators[:1]
-        ura = sum(held[dora_of(t >> 2, three)] for t in uras)
+        for i, t in enumerate(ctx.ura_indicators):
+            if i and not rules.kan_ura:
+                break
+            ura += every[dora_of(t >> 2, three)]
+    every[NORTH] = north
+    aka = 0
+    if rules.red_fives:
+        reds = red_fives_set(rules.red_fives)
+        for t in all_ids:
+            if t in reds:
+                aka += 1
     return dora, aka, ura
 
 
@@ -608,7 +654,7 @@ def _price(
     rules: RuleSet,
 ) -> ScoreResult:
     dora, aka, ura = (0, 0, 0) if found.yakuman else bonus
-    han = 0 if found.yakuman else sum(y.han for y in found.yaku) + dora + aka + ura
+    han = 0 if found.yakuman else _han(found.yaku) + dora + aka + ura
     covered = 0
     if found.pao_count:
         covered = base if rules.pao is Pao.WHOLE else 8000 * found.pao_count
@@ -624,9 +670,11 @@ def _price(
         rules=rules,
     )
     deltas = [0] * rules.players
+    paid = 0
     for p in pays:
         deltas[p.seat] -= p.points
-    deltas[ctx.seat] += sum(p.points for p in pays) + ctx.riichi_sticks * rules.riichi_stick
+        paid += p.points
+    deltas[ctx.seat] += paid + ctx.riichi_sticks * rules.riichi_stick
     honba = (rules.honba_tsumo * (rules.players - 1) if ctx.tsumo else rules.honba_ron) * ctx.honba
     return ScoreResult(
         yaku=tuple(found.yaku),
@@ -639,7 +687,7 @@ def _price(
         yakuman=found.yakuman,
         limit=limit,
         base=base,
-        points=sum(p.points for p in pays) - honba,
+        points=paid - honba,
         payments=tuple(pays),
         deltas=tuple(deltas),
         reading=reading,
