@@ -33,7 +33,7 @@ class Meld:
 
     def __post_init__(self) -> None:
         kinds = sorted(kind_of(t) for t in self.tiles)
-        size = 4 if self.is_kan else 3
+        size = 4 if self.type in (MeldType.MINKAN, MeldType.ANKAN, MeldType.KAKAN) else 3
         problems = []
         if len(self.tiles) != size or len(set(self.tiles)) != size:
             problems.append(f"needs {size} distinct tiles")
@@ -57,7 +57,8 @@ class Meld:
 
     @property
     def is_kan(self) -> bool:
-        return self.type in (MeldType.MINKAN, MeldType.ANKAN, MeldType.KAKAN)
+        # checked on construction: a kan has four tiles, every other set three
+        return len(self.tiles) == 4
 
     @property
     def is_open(self) -> bool:

@@ -80,30 +80,28 @@ def payments(
     seat. The liable seat pays the honba of a tsumo, the discarder those of a
     ron.
     """
-    owed: dict[int, int] = {}
+    owed = [0] * rules.players  # by seat
     multiplier = 6 if winner == dealer else 4
     if liable is None or rules.pao is Pao.NONE:
         covered_base = 0
     rest = base - covered_base
     if tsumo:
-        others = [s for s in range(rules.players) if s != winner]
-        if rest:
-            shares = {
-                s: round_up(rest * (2 if winner == dealer or s == dealer else 1)) for s in others
-            }
-            if rules.players == 3 and not rules.tsumo_loss:
-                # the absent fourth player's share is split between the two payers
-                missing = round_up(rest * (2 if winner == dealer else 1))
-                shares = {s: v + round_up(missing // 2) for s, v in shares.items()}
-            for s, v in shares.items():
-                owed[s] = owed.get(s, 0) + v
         honba_total = rules.honba_tsumo * honba
+        # the absent fourth player's share is split between the two payers
+        split = rules.players == 3 and not rules.tsumo_loss
+        missing = round_up(rest * (2 if winner == dealer else 1)) if rest and split else 0
+        for s in range(rules.players):
+            if s == winner:
+                continue
+            if rest:
+                owed[s] += round_up(rest * (2 if winner == dealer or s == dealer else 1))
+                if split:
+                    owed[s] += round_up(missing // 2)
+            if not covered_base:
+                owed[s] += honba_total
         if covered_base and liable is not None:
-            owed[liable] = owed.get(liable, 0) + round_up(covered_base * multiplier)
-            owed[liable] += honba_total * len(others)
-        else:
-            for s in others:
-                owed[s] = owed.get(s, 0) + honba_total
+            owed[liable] += round_up(covered_base * multiplier)
+            owed[liable] += honba_total * (rules.players - 1)
     else:
         assert discarder is not None
         owed[discarder] = round_up(rest * multiplier) if rest else 0
@@ -115,7 +113,7 @@ def payments(
                 owed[liable] = value // 2
                 owed[discarder] += value - value // 2
         owed[discarder] += rules.honba_ron * honba
-    return [Payment(s, v) for s, v in sorted(owed.items()) if v]
+    return [Payment(s, v) for s, v in enumerate(owed) if v]
 
 
 def ron_order(discarder: int, winners: list[int], players: int) -> list[int]:

@@ -176,6 +176,7 @@ _DOUBLE = {
     Yaku.DAISUUSHII: DoubleYakuman.DAISUUSHII,
 }
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+_GREEN_MASK: Final = sum(1 << k for k in GREENS)
 # fu labels made once: "closed kan 1z" by 4 * kind + 2 * concealed + kan, pairs by kind
 _SET_LABELS: Final = tuple(
     f"{'closed' if concealed else 'open'} {'kan' if kan else 'triplet'} {kind_name(k)}"
@@ -319,11 +320,14 @@ class _HandInfo:
     ) -> None:
         self.counts = counts
         self.win = win
-        self.closed = not any(m.is_open for m in melds)
         self.no_melds = not melds
-        self.meld_sets = [
-            _Set(m.kind, m.is_sequence, m.is_kan, not m.is_open, m.is_open) for m in melds
-        ]
+        self.meld_sets: list[_Set] = []
+        closed = True
+        for m in melds:
+            opened = m.is_open
+            closed = closed and not opened
+            self.meld_sets.append(_Set(m.kind, m.is_sequence, m.is_kan, not opened, opened))
+        self.closed = closed
         simple = yaochu = terminal = green = True
         suits = 0  # a bit per number suit held
         honor = False
@@ -339,7 +343,7 @@ class _HandInfo:
                     simple = False
                 else:
                     yaochu = terminal = False
-            if k not in GREENS:
+            if not _GREEN_MASK >> k & 1:
                 green = False
         self.all_simple = simple
         self.all_yaochu = yaochu
