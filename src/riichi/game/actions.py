@@ -113,10 +113,11 @@ def _is_tile_id(value: object) -> bool:
     return type(value) is int and 0 <= value < 136
 
 
-PASS = Action(ActionType.PASS)
+# Final: the compiled core reads them as C statics, not from the module's dictionary
+PASS: Final = Action(ActionType.PASS)
 #: Shared instances: a turn offers these for every tile in hand.
-DISCARDS = tuple(Action(ActionType.DISCARD, t) for t in range(136))
-RIICHIS = tuple(Action(ActionType.RIICHI, t) for t in range(136))
-KITAS = tuple(Action(ActionType.KITA, t) for t in range(136))
-TSUMO = Action(ActionType.TSUMO)
-KYUUSHU = Action(ActionType.KYUUSHU)
+DISCARDS: Final = tuple(Action(ActionType.DISCARD, t) for t in range(136))
+RIICHIS: Final = tuple(Action(ActionType.RIICHI, t) for t in range(136))
+KITAS: Final = tuple(Action(ActionType.KITA, t) for t in range(136))
+TSUMO: Final = Action(ActionType.TSUMO)
+KYUUSHU: Final = Action(ActionType.KYUUSHU)

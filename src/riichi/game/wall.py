@@ -11,15 +11,15 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from riichi.errors import RiichiError
 from riichi.tiles import NUM_TILES, tiles_name
 
-DEAD_WALL = 14
-RINSHAN_TILES = 4
-KITA_RINSHAN_TILES = 8  # three players setting North aside: four kans and four Norths
-MAX_INDICATORS = 5
+DEAD_WALL: Final = 14
+RINSHAN_TILES: Final = 4
+KITA_RINSHAN_TILES: Final = 8  # three players setting North aside: four kans and four Norths
+MAX_INDICATORS: Final = 5
 
 
 class InvalidWallError(RiichiError):

@@ -169,13 +169,13 @@ class _Set:
         self.called = called  # opens the hand
 
 
-_DOUBLE = {
+_DOUBLE: Final = {
     Yaku.KOKUSHI_13: DoubleYakuman.KOKUSHI_13,
     Yaku.SUUANKOU_TANKI: DoubleYakuman.SUUANKOU_TANKI,
     Yaku.JUNSEI_CHUUREN: DoubleYakuman.JUNSEI_CHUUREN,
     Yaku.DAISUUSHII: DoubleYakuman.DAISUUSHII,
 }
-_NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+_NINE_GATES: Final = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 _GREEN_MASK: Final = sum(1 << k for k in GREENS)
 # fu labels made once: "closed kan 1z" by 4 * kind + 2 * concealed + kan, pairs by kind
 _SET_LABELS: Final = tuple(
