@@ -17,7 +17,7 @@ from enum import Enum
 from typing import Final
 
 from riichi.errors import InvalidHandError
-from riichi.hand.shanten import hand_bytes, replacement, suit_key
+from riichi.hand.shanten import hand_bytes, honor_key, replacement, suit_key
 from riichi.tiles import NUM_KINDS, YAOCHU, kind_name
 
 
@@ -144,8 +144,8 @@ _SUIT_TABLES: Final[list[dict[int, tuple[GroupReading, ...]]]] = [{}, {}, {}]
 
 def prepare() -> None:
     """Build now the tables readings are looked up in, which are otherwise built at the
-    first win in each suit (about 0.1 s each): for a server or a benchmark, so that no
-    game pays for them."""
+    first complete hand read (about 0.3 s): for a server or a benchmark, so that no game
+    pays for them."""
     for offset in (0, 9, 18):
         _suit_readings(offset)
 
@@ -153,22 +153,23 @@ def prepare() -> None:
 _NO_READINGS: Final[tuple[GroupReading, ...]] = ()
 
 
-def _group_readings(b: bytes, offset: int) -> tuple[GroupReading, ...]:
-    if offset == 27:
-        blocks: list[Block] = []
-        pair: int | None = None
-        for k in range(27, NUM_KINDS):
-            c = b[k]
-            if c == 3:
-                blocks.append(Block(k, True))
-            elif c == 2:
-                if pair is not None:
-                    return _NO_READINGS
-                pair = k
-            elif c:
-                return _NO_READINGS
-        return ((tuple(blocks), pair),)
-    return _suit_readings(offset).get(suit_key(b, offset), _NO_READINGS)
+def _honor_table() -> dict[int, tuple[GroupReading, ...]]:
+    """Every complete holding of the honours (triplets and at most one pair), by its
+    base-5 key (``shanten.honor_key``): each has exactly one reading."""
+    table: dict[int, tuple[GroupReading, ...]] = {}
+    for held in itertools.product((0, 2, 3), repeat=7):
+        if held.count(2) > 1:
+            continue
+        key = 0
+        for c in reversed(held):
+            key = key * 5 + c
+        blocks = tuple(Block(27 + i, True) for i, c in enumerate(held) if c == 3)
+        pair = next((27 + i for i, c in enumerate(held) if c == 2), None)
+        table[key] = ((blocks, pair),)
+    return table
+
+
+_HONOR_TABLE: Final = _honor_table()
 
 
 def is_agari(counts: Sequence[int] | bytes, melds: int | None = None) -> bool:
@@ -190,10 +191,20 @@ def decompositions(
         return []
     if winning is not None and not (0 <= winning < NUM_KINDS and b[winning]):
         raise InvalidHandError(f"winning tile {winning} is not in the hand")
-    bases: list[Reading] = []
+    return readings_of(b, sets, -1 if winning is None else winning)
+
+
+def readings_of(b: bytes, sets: int, winning: int) -> list[Reading]:
+    """``decompositions`` of checked counts: ``b`` holds ``3 * sets + 2`` tiles, and
+    ``winning`` is a kind it holds, or -1 for the readings without a wait."""
+    out: list[Reading] = []
     # most hands have one reading per group: plain loops, no products or generators
-    man, pin, sou = _group_readings(b, 0), _group_readings(b, 9), _group_readings(b, 18)
-    honors = _group_readings(b, 27)
+    if not _SUIT_TABLES[2]:  # built in order: the last one built means all are
+        prepare()
+    man = _SUIT_TABLES[0].get(suit_key(b, 0), _NO_READINGS)
+    pin = _SUIT_TABLES[1].get(suit_key(b, 9), _NO_READINGS)
+    sou = _SUIT_TABLES[2].get(suit_key(b, 18), _NO_READINGS)
+    honors = _HONOR_TABLE.get(honor_key(b), _NO_READINGS)
     for m_blocks, m_pair in man:
         for p_blocks, p_pair in pin:
             for s_blocks, s_pair in sou:
@@ -212,41 +223,47 @@ def decompositions(
                         pair = p_pair if p_pair is not None else s_pair
                     if pair is None:
                         pair = z_pair
-                    bases.append(Reading(Form.STANDARD, blocks, pair))
+                    assert pair is not None
+                    if winning < 0:
+                        out.append(Reading(Form.STANDARD, blocks, pair))
+                    else:
+                        _place_winning(out, blocks, pair, winning)
     if sets == 4:
         if b.count(2) == 7:
-            bases.append(
-                Reading(Form.CHIITOITSU, (), None, tuple(k for k in range(NUM_KINDS) if b[k]))
-            )
+            pairs_held = tuple(k for k in range(NUM_KINDS) if b[k])
+            wait = None if winning < 0 else Wait.TANKI
+            out.append(Reading(Form.CHIITOITSU, (), None, pairs_held, wait))
         # thirteen kinds held (21 of 34 absent) before the slower look at which
         if b.count(0) == 21 and all(b[k] for k in YAOCHU) and sum(b[k] for k in YAOCHU) == 14:
-            bases.append(Reading(Form.KOKUSHI, (), next(k for k in YAOCHU if b[k] == 2)))
-    if winning is None:
-        return bases
-    return [r for base in bases for r in _place_winning(base, b, winning)]
-
-
-def _place_winning(reading: Reading, b: bytes, w: int) -> list[Reading]:
-    if reading.form is Form.CHIITOITSU:
-        return [_with_wait(reading, Wait.TANKI, -1)]
-    if reading.form is Form.KOKUSHI:
-        # before the win every orphan was single iff the winning tile made the pair
-        wait = Wait.KOKUSHI_13 if reading.pair == w else Wait.TANKI
-        return [_with_wait(reading, wait, -1)]
-    out: list[Reading] = []
-    seen: list[int] = []  # blocks placed: a repeated block gives the same reading
-    if reading.pair == w:
-        out.append(_with_wait(reading, Wait.TANKI, -1))
-    for i, block in enumerate(reading.sets):
-        k = block.kind
-        if not (k == w if block.triplet else k <= w <= k + 2):
-            continue
-        key = 2 * k + block.triplet
-        if key in seen:
-            continue
-        seen.append(key)
-        out.append(_with_wait(reading, _set_wait(block, w), i))
+            double = next(k for k in YAOCHU if b[k] == 2)
+            wait = None
+            if winning >= 0:
+                # before the win every orphan was single iff the winning tile made the pair
+                wait = Wait.KOKUSHI_13 if double == winning else Wait.TANKI
+            out.append(Reading(Form.KOKUSHI, (), double, (), wait))
     return out
+
+
+def _place_winning(out: list[Reading], blocks: tuple[Block, ...], pair: int, w: int) -> None:
+    """Add to ``out`` the standard reading of ``blocks`` and ``pair`` once for each place
+    the winning kind ``w`` can take in it."""
+    if pair == w:
+        out.append(Reading(Form.STANDARD, blocks, pair, (), Wait.TANKI, -1))
+    placed = 0  # a bit per block placed (2 * kind + triplet): a repeated block reads the same
+    for i, block in enumerate(blocks):
+        k = block.kind
+        if block.triplet:
+            if k != w:
+                continue
+            bit = 1 << (2 * k + 1)
+        else:
+            if not k <= w <= k + 2:
+                continue
+            bit = 1 << (2 * k)
+        if placed & bit:
+            continue
+        placed |= bit
+        out.append(Reading(Form.STANDARD, blocks, pair, (), _set_wait(block, w), i))
 
 
 def _set_wait(block: Block, w: int) -> Wait:
@@ -259,7 +276,3 @@ def _set_wait(block: Block, w: int) -> Wait:
     if (pos == 0 and rank == 6) or (pos == 2 and rank == 0):
         return Wait.PENCHAN
     return Wait.RYANMEN
-
-
-def _with_wait(reading: Reading, wait: Wait, index: int) -> Reading:
-    return Reading(reading.form, reading.sets, reading.pair, reading.pairs, wait, index)

@@ -7,7 +7,8 @@ from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from riichi.errors import InvalidHandError, NotAgariError, NoYakuError
-from riichi.hand import Form, Reading, Wait, decompositions
+from riichi.hand import Form, Reading, Wait
+from riichi.hand.decompose import readings_of
 from riichi.rules import ONLINE, DoubleYakuman, Pao, Renhou, RuleSet
 from riichi.scoring.context import InvalidContextError, WinContext
 from riichi.scoring.melds import Meld
@@ -19,7 +20,9 @@ from riichi.tiles import (
     GREENS,
     NORTH,
     NUM_KINDS,
+    TERMINALS,
     WINDS,
+    YAOCHU,
     dora_of,
     is_yaochu,
     kind_name,
@@ -176,7 +179,15 @@ _DOUBLE: Final = {
     Yaku.DAISUUSHII: DoubleYakuman.DAISUUSHII,
 }
 _NINE_GATES: Final = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+# kinds as bits, for the facts about every tile of a hand (a bit per kind it holds)
 _GREEN_MASK: Final = sum(1 << k for k in GREENS)
+_YAOCHU_MASK: Final = sum(1 << k for k in YAOCHU)
+_TERMINAL_MASK: Final = sum(1 << k for k in TERMINALS)
+_MAN_MASK: Final = (1 << 9) - 1
+_PIN_MASK: Final = _MAN_MASK << 9
+_SOU_MASK: Final = _MAN_MASK << 18
+_NUMBER_MASK: Final = (1 << 27) - 1
+_HONOR_MASK: Final = ((1 << NUM_KINDS) - 1) & ~_NUMBER_MASK
 # fu labels made once: "closed kan 1z" by 4 * kind + 2 * concealed + kan, pairs by kind
 _SET_LABELS: Final = tuple(
     f"{'closed' if concealed else 'open'} {'kan' if kan else 'triplet'} {kind_name(k)}"
@@ -245,17 +256,20 @@ def score_if_yaku(
         counts[t >> 2] += 1
     win = win_tile >> 2
     counts[win] += 1
-    readings = decompositions(counts, win, len(melds))
+    # the tiles are checked: distinct ids, 14 - 3 x melds of them
+    readings = readings_of(bytes(counts), 4 - len(melds), win)
     if not readings:
         raise NotAgariError(
             f"{tiles_name(hand)} + {tiles_name([win_tile])} with "
             f"{len(melds)} melds is not a complete hand"
         )
     every = [0] * NUM_KINDS
+    held = 0  # a bit per kind
     for t in all_ids:
         every[t >> 2] += 1
+        held |= 1 << (t >> 2)
     seat_wind = ctx.seat_wind(rules.players)
-    info = _HandInfo(every, counts, melds, win)
+    info = _HandInfo(held, counts, melds, win)
     dora, aka, ura = _dora(all_ids, every, ctx, rules)
     extra = dora + aka + ura
     best: tuple[tuple[int, int, int], _Found, Reading, int, Limit] | None = None
@@ -313,11 +327,10 @@ def _value(base: int, ctx: WinContext, rules: RuleSet) -> int:
 
 
 class _HandInfo:
-    """What the readings of one hand share: computed once per score."""
+    """What the readings of one hand share, computed once per score; ``held`` has a bit
+    for each kind in the hand and its sets."""
 
-    def __init__(
-        self, every: list[int], counts: list[int], melds: Sequence[Meld], win: int
-    ) -> None:
+    def __init__(self, held: int, counts: list[int], melds: Sequence[Meld], win: int) -> None:
         self.counts = counts
         self.win = win
         self.no_melds = not melds
@@ -328,30 +341,14 @@ class _HandInfo:
             closed = closed and not opened
             self.meld_sets.append(_Set(m.kind, m.is_sequence, m.is_kan, not opened, opened))
         self.closed = closed
-        simple = yaochu = terminal = green = True
-        suits = 0  # a bit per number suit held
-        honor = False
-        for k in range(NUM_KINDS):
-            if not every[k]:
-                continue
-            if k >= 27:
-                honor = True
-                simple = terminal = False
-            else:
-                suits |= 1 << (k // 9)
-                if k % 9 in (0, 8):
-                    simple = False
-                else:
-                    yaochu = terminal = False
-            if not _GREEN_MASK >> k & 1:
-                green = False
-        self.all_simple = simple
-        self.all_yaochu = yaochu
-        self.all_honor = not suits
-        self.all_terminal = terminal
-        self.all_green = green
-        self.one_suit = suits in (1, 2, 4)
-        self.has_honor = honor
+        self.all_simple = not held & _YAOCHU_MASK
+        self.all_yaochu = not held & ~_YAOCHU_MASK
+        self.all_honor = not held & _NUMBER_MASK
+        self.all_terminal = not held & ~_TERMINAL_MASK
+        self.all_green = not held & ~_GREEN_MASK
+        suits = (held & _MAN_MASK != 0) + (held & _PIN_MASK != 0) + (held & _SOU_MASK != 0)
+        self.one_suit = suits == 1
+        self.has_honor = held & _HONOR_MASK != 0
 
 
 class _Found:
