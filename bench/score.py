@@ -38,7 +38,8 @@ def ours(deals: list[Deal], rules: RuleSet) -> list[Callable[[], object]]:
     # score_if_yaku: None for a hand without yaku, as the peers answer with an error
     # value rather than an exception
     def one(d: Deal) -> Callable[[], object]:
-        return lambda: score_if_yaku(d.hand, d.win, d.melds, d.context, rules)
+        hand, win, melds, context = d.hand, d.win, d.melds, d.context
+        return lambda: score_if_yaku(hand, win, melds, context, rules)
 
     return [one(d) for d in deals]
 

@@ -239,7 +239,7 @@ def score_if_yaku(
     all_ids.append(win_tile)
     for m in melds:
         all_ids.extend(m.tiles)
-    if len(set(all_ids)) != len(all_ids) or min(all_ids) < 0 or max(all_ids) >= 136:
+    if not _distinct_tiles(all_ids):
         raise InvalidHandError(f"tiles repeat or are out of range: {tiles_name(all_ids)}")
     if (ctx.riichi or ctx.ippatsu) and any(m.is_open for m in melds):
         raise InvalidContextError("riichi needs a closed hand: it has called sets")
@@ -272,20 +272,49 @@ def score_if_yaku(
     info = _HandInfo(held, counts, melds, win)
     dora, aka, ura = _dora(all_ids, every, ctx, rules)
     extra = dora + aka + ura
-    best: tuple[tuple[int, int, int], _Found, Reading, int, Limit] | None = None
+    # the reading that pays most, then has most han (yakuman first), then most fu
+    best: tuple[_Found, Reading, int, Limit] | None = None
+    best_value = best_han = best_fu = -1
     for reading in readings:
         found = _evaluate(reading, info, ctx, seat_wind, rules)
         if found is None:
             continue
         han = 0 if found.yakuman else _han(found.yaku) + extra
         base, limit = base_points(han, found.fu, found.yakuman, rules)
-        key = (_value(base, ctx, rules), han + 100 * found.yakuman, found.fu)
-        if best is None or key > best[0]:
-            best = (key, found, reading, base, limit)
+        value = _value(base, ctx, rules)
+        rank = han + 100 * found.yakuman
+        if value > best_value or (
+            value == best_value
+            and (rank > best_han or (rank == best_han and found.fu > best_fu))
+        ):
+            best = (found, reading, base, limit)
+            best_value, best_han, best_fu = value, rank, found.fu
     if best is None:
         return None
-    _, found, reading, base, limit = best
+    found, reading, base, limit = best
     return _price(found, reading, base, limit, (dora, aka, ura), ctx, rules)
+
+
+def _distinct_tiles(ids: list[int]) -> bool:
+    """Whether ``ids`` are distinct tile ids 0..135: a bit each in three words of 62 bits,
+    which the compiled core keeps in machine integers (a set costs more)."""
+    low = mid = high = 0
+    for t in ids:
+        if t < 0 or t >= 136:
+            return False
+        if t < 62:
+            if low >> t & 1:
+                return False
+            low |= 1 << t
+        elif t < 124:
+            if mid >> (t - 62) & 1:
+                return False
+            mid |= 1 << (t - 62)
+        else:
+            if high >> (t - 124) & 1:
+                return False
+            high |= 1 << (t - 124)
+    return True
 
 
 class _NoYakuMessage:
@@ -391,7 +420,9 @@ def _evaluate(
     yaku = _yaku(reading, sets, info, ctx, seat_wind, rules)
     if not yaku:
         return None
-    pinfu = any(y.yaku is Yaku.PINFU for y in yaku)
+    pinfu = False
+    for y in yaku:
+        pinfu = pinfu or y.yaku is Yaku.PINFU
     fu, items = _fu(reading, sets, ctx, seat_wind, info.closed, pinfu, rules)
     return _Found(yaku, 0, fu, items, 0)
 
@@ -419,8 +450,10 @@ def _yakuman(
         for st in sets:
             if st.sequence:
                 continue
-            concealed += st.concealed
-            kans += st.kan
+            if st.concealed:
+                concealed += 1
+            if st.kan:
+                kans += 1
             if st.kind >= DRAGONS[0]:
                 dragons += 1
             elif st.kind >= WINDS[0]:
@@ -487,12 +520,12 @@ def _yaku(
         found.append(Yaku.CHIITOITSU)
     elif reading.form is Form.STANDARD:
         found += _set_yaku(reading, sets, ctx, seat_wind, closed, rules)
-    # renhou as a mangan is worth five han on its own
-    return [
-        YakuHan(y, 5 if y is Yaku.RENHOU else y.han_closed if closed else y.han_open)
-        for y in found
-        if (y.han_closed if closed else y.han_open)
-    ]
+    out = []
+    for y in found:
+        han = y.han_closed if closed else y.han_open
+        if han:  # renhou as a mangan is worth five han on its own
+            out.append(YakuHan(y, 5 if y is Yaku.RENHOU else han))
+    return out
 
 
 def _set_yaku(
@@ -516,8 +549,10 @@ def _set_yaku(
             outside = outside and st.kind % 9 in (0, 6)
         else:
             triplets.append(st.kind)
-            concealed += st.concealed
-            kans += st.kan
+            if st.concealed:
+                concealed += 1
+            if st.kan:
+                kans += 1
             outside = outside and is_yaochu(st.kind)
     round_wind = ctx.round_wind
     for t in triplets:
