@@ -15,8 +15,6 @@ from pathlib import Path
 from setuptools import setup
 
 ROOT = Path(__file__).parent
-# scoring/yaku.py is left pure: its Enum has a custom __init__, which mypyc refuses
-NOT_COMPILED = {"src/riichi/scoring/yaku.py"}
 PACKAGES = ("hand", "scoring", "game")
 
 
@@ -25,7 +23,7 @@ def core() -> list[str]:
     for package in PACKAGES:
         for path in sorted((ROOT / "src" / "riichi" / package).glob("*.py")):
             name = path.relative_to(ROOT).as_posix()
-            if path.name != "__init__.py" and name not in NOT_COMPILED:
+            if path.name != "__init__.py":
                 files.append(name)
     return files
 

@@ -284,8 +284,7 @@ def score_if_yaku(
         value = _value(base, ctx, rules)
         rank = han + 100 * found.yakuman
         if value > best_value or (
-            value == best_value
-            and (rank > best_han or (rank == best_han and found.fu > best_fu))
+            value == best_value and (rank > best_han or (rank == best_han and found.fu > best_fu))
         ):
             best = (found, reading, base, limit)
             best_value, best_han, best_fu = value, rank, found.fu

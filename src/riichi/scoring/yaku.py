@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import Enum
+from typing import Final
 
 
 class Yaku(Enum):
@@ -75,13 +76,36 @@ class Yaku(Enum):
     SUUKANTSU = (51, "suukantsu", "Four kans", "四槓子", 1, 1)
     NORTH = (60, "north", "North triplet (three-player)", "北", 1, 1)
 
-    def __init__(self, id_: int, key: str, en: str, ja: str, closed: int, opened: int) -> None:
-        self.id = id_
-        self.key = key
-        self.en = en
-        self.ja = ja
-        self.han_closed = closed
-        self.han_open = opened
+    # properties over the value, not attributes set by a custom __init__: the compiled
+    # core compiles an Enum only without one, and then reads its members as constants
+    @property
+    def _row(self) -> tuple[int, str, str, str, int, int]:
+        row: tuple[int, str, str, str, int, int] = self._value_
+        return row
+
+    @property
+    def id(self) -> int:
+        return self._row[0]
+
+    @property
+    def key(self) -> str:
+        return self._row[1]
+
+    @property
+    def en(self) -> str:
+        return self._row[2]
+
+    @property
+    def ja(self) -> str:
+        return self._row[3]
+
+    @property
+    def han_closed(self) -> int:
+        return self._row[4]
+
+    @property
+    def han_open(self) -> int:
+        return self._row[5]
 
     @property
     def is_yakuman(self) -> bool:
@@ -96,13 +120,13 @@ class Yaku(Enum):
 
 
 #: The yakuman whose double value is governed by ``RuleSet.double_yakuman``.
-DOUBLE_PATTERNS = {
+DOUBLE_PATTERNS: Final = {
     Yaku.KOKUSHI_13: "kokushi-13",
     Yaku.SUUANKOU_TANKI: "suuankou-tanki",
     Yaku.JUNSEI_CHUUREN: "junsei-chuuren",
     Yaku.DAISUUSHII: "daisuushii",
 }
 
-SEAT_WIND_YAKU = (Yaku.SEAT_EAST, Yaku.SEAT_SOUTH, Yaku.SEAT_WEST, Yaku.SEAT_NORTH)
-ROUND_WIND_YAKU = (Yaku.ROUND_EAST, Yaku.ROUND_SOUTH, Yaku.ROUND_WEST, Yaku.ROUND_NORTH)
-DRAGON_YAKU = (Yaku.HAKU, Yaku.HATSU, Yaku.CHUN)
+SEAT_WIND_YAKU: Final = (Yaku.SEAT_EAST, Yaku.SEAT_SOUTH, Yaku.SEAT_WEST, Yaku.SEAT_NORTH)
+ROUND_WIND_YAKU: Final = (Yaku.ROUND_EAST, Yaku.ROUND_SOUTH, Yaku.ROUND_WEST, Yaku.ROUND_NORTH)
+DRAGON_YAKU: Final = (Yaku.HAKU, Yaku.HATSU, Yaku.CHUN)
