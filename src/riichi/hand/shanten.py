@@ -159,13 +159,13 @@ def shanten(counts: Sequence[int] | bytes, melds: int | None = None) -> int:
     0
     """
     if melds is None and isinstance(counts, list):
-        r = _list_replacement(counts)
+        r = replacement_of_list(counts)
         if r >= 0:
             return r - 1
     return replacement(*hand_bytes(counts, melds)) - 1
 
 
-def _list_replacement(c: list[int]) -> int:
+def replacement_of_list(c: list[int]) -> int:
     """``replacement`` read straight off a list of counts, or -1 to take the checked
     path (any count out of range, a wrong length or tile count: that path says which).
 

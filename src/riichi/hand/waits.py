@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from riichi.errors import InvalidHandError
-from riichi.hand.shanten import hand_bytes, necessary_mask, replacement
+from riichi.hand.shanten import hand_bytes, necessary_mask, replacement, replacement_of_list
 from riichi.tiles import NUM_KINDS, kinds_name
 
 
@@ -34,6 +34,9 @@ class Waits(NamedTuple):
         return kinds_name(self.kinds) or "-"
 
 
+_NO_WAITS: Final = Waits(())
+
+
 class DiscardOption(NamedTuple):
     """One row of the discard table of a ``3M+2`` hand."""
 
@@ -59,7 +62,12 @@ class Ukeire(NamedTuple):
 
 
 def _mask_kinds(mask: int) -> tuple[int, ...]:
-    return tuple(k for k in range(NUM_KINDS) if mask >> k & 1)
+    kinds = []
+    while mask:
+        low = mask & -mask
+        kinds.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(kinds)
 
 
 def waits(counts: Sequence[int] | bytes, melds: int | None = None) -> Waits:
@@ -69,6 +77,11 @@ def waits(counts: Sequence[int] | bytes, melds: int | None = None) -> Waits:
     >>> kinds_name(waits(parse_counts("1112345678999m")).kinds)
     '123456789m'
     """
+    if melds is None and isinstance(counts, list):
+        # most hands asked about are not tenpai: answer those without building bytes
+        r = replacement_of_list(counts)
+        if r > 1 and sum(counts) % 3 == 1 and 4 not in counts:
+            return _NO_WAITS
     b, sets = hand_bytes(counts, melds)
     if sum(b) != 3 * sets + 1:
         raise InvalidHandError(f"{sum(b)} tiles: waits are defined for {3 * sets + 1} tiles")
