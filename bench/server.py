@@ -41,7 +41,11 @@ import websockets
 PREFERENCE = ("tsumo", "ron", "pass")
 SERVER_LOG = None if os.environ.get("RIICHI_BENCH_LOG") else subprocess.DEVNULL
 SERVE = os.environ.get("RIICHI_BENCH_SERVE", "-m riichi.cli").split()
-GOALS = {"throughput": 3000.0, "p99": 0.100}
+# committed actions/s: 3,000 with bots that answer at once (tsumogiri), and with bots that
+# think, twice the 650-750 one process committed before the compiled core
+THROUGHPUT_GOALS = {"tsumogiri": 3000.0}
+THINKING_GOAL = 1500.0
+GOALS = {"p99": 0.100}
 
 
 def choose(state: dict[str, Any]) -> dict[str, Any]:
@@ -232,8 +236,9 @@ async def run(args: argparse.Namespace) -> list[float]:
     if args.spectators:
         print(f"  spectator messages     {seen[0]}")
     if args.mode == "throughput":
-        verdict = "met" if rate >= GOALS["throughput"] else "NOT met"
-        print(f"  goal >= {GOALS['throughput']:,.0f} committed actions/s: {verdict}")
+        goal = THROUGHPUT_GOALS.get(args.bots, THINKING_GOAL)
+        verdict = "met" if rate >= goal else "NOT met"
+        print(f"  goal with {args.bots} bots >= {goal:,.0f} committed actions/s: {verdict}")
     elif waits:
         verdict = "met" if p99 < GOALS["p99"] else "NOT met"
         print(f"  goal p99 < {GOALS['p99'] * 1000:.0f} ms: {verdict}")
