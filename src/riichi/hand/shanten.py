@@ -136,12 +136,17 @@ def replacement(b: bytes, sets: int) -> int:
     # groups' keys by arithmetic, and the thirteen-orphans count from per-group
     # tables keyed like the rest.
     km, kp, ks, kz = suit_key(b, 0), suit_key(b, 9), suit_key(b, 18), honor_key(b)
-    r = _FINAL[sets][
+    return _combined(km, kp, ks, kz, sets, NUM_KINDS - b.count(0), b.count(1))
+
+
+def _combined(km: int, kp: int, ks: int, kz: int, sets: int, kinds: int, singles: int) -> int:
+    """The replacement number from the groups' keys, and (for a closed hand, which may
+    also be seven pairs or thirteen orphans) the kinds held and those held once."""
+    r: int = _FINAL[sets][
         _C_VS[_C_SS[_SUIT_ID[km] * _NS + _SUIT_ID[kp]] * _NS + _SUIT_ID[ks]] * _NH + _HONOR_ID[kz]
     ]
     if sets == 4:
-        kinds = 34 - b.count(0)
-        r2 = 7 - kinds + b.count(1) + (7 - kinds if kinds < 7 else 0)
+        r2 = 7 - kinds + singles + (7 - kinds if kinds < 7 else 0)
         if r2 < r:
             r = r2
         y = _SUIT_YAOCHU[km] + _SUIT_YAOCHU[kp] + _SUIT_YAOCHU[ks] + _HONOR_YAOCHU[kz]
@@ -192,21 +197,7 @@ def replacement_of_list(c: list[int]) -> int:
         keys[g] = key
     if n % 3 == 0 or n > 14:
         return -1
-    sets = n // 3
-    km, kp, ks, kz = keys[0], keys[1], keys[2], keys[3]
-    r: int = _FINAL[sets][
-        _C_VS[_C_SS[_SUIT_ID[km] * _NS + _SUIT_ID[kp]] * _NS + _SUIT_ID[ks]] * _NH + _HONOR_ID[kz]
-    ]
-    if sets == 4:
-        kinds = NUM_KINDS - zeros
-        r2 = 7 - kinds + ones + (7 - kinds if kinds < 7 else 0)
-        if r2 < r:
-            r = r2
-        y = _SUIT_YAOCHU[km] + _SUIT_YAOCHU[kp] + _SUIT_YAOCHU[ks] + _HONOR_YAOCHU[kz]
-        r2 = 14 - (y & 15) - (y > 15)
-        if r2 < r:
-            r = r2
-    return r
+    return _combined(keys[0], keys[1], keys[2], keys[3], n // 3, NUM_KINDS - zeros, ones)
 
 
 def shanten_standard(counts: Sequence[int] | bytes, melds: int | None = None) -> int:
