@@ -16,7 +16,7 @@ from riichi.tiles import parse_counts, parse_tiles
 def test_actions_are_equal_by_their_fields_and_hash_alike() -> None:
     chi = Action(ActionType.CHI, 8, (0, 4))
     same = Action(ActionType.CHI, 8, (0, 4))
-    assert chi == same and not chi != same and hash(chi) == hash(same)
+    assert chi == same and (chi != same) is False and hash(chi) == hash(same)
     assert chi != Action(ActionType.CHI, 8, (1, 4))
     assert chi != Action(ActionType.PON, 8, (0, 4))
     assert chi != "chi"
