@@ -63,11 +63,11 @@ URA_FACTOR = 1.22
 BASE_HAZARD = 0.012
 THREAT_HAZARD = 0.07
 # Danger: `deal_in` gives a chance per tile against a ready hand (the tables
-# below). A tile still to be let go while pushing deals in PUSH_DANGER of the time
-# (a silent hand picks its tiles and pays PUSH_CARE of that; a riichi cannot); a
-# folding hand runs out of safe tiles FOLD_DANGER of the time.
+# below). A tile still to be let go while pushing deals in PUSH_DANGER of the time,
+# silent or in riichi alike (a silent hand's care in picking them shows in each tile's
+# own risk; discounting it again dealt in more and placed no better); a folding hand
+# runs out of safe tiles FOLD_DANGER of the time.
 PUSH_DANGER = 0.03
-PUSH_CARE = 0.6
 FOLD_DANGER = 0.05
 # The chance a tile deals into a ready hand, as counted in arena games with the
 # hands open: an honour by copies left (0..4); a number tile by rank from the edge
@@ -467,7 +467,7 @@ class ExpertBot(DefensiveBot):
         )
         push = chance * (self._placement(scene, value) + SPEED_POINTS)
         push += ready * TENPAI_POINTS
-        push -= turns * scene.push_risk * (1.0 if locked else PUSH_CARE)
+        push -= turns * scene.push_risk
         if locked:
             return push
         return max(push, -scene.fold_cost)
