@@ -108,12 +108,9 @@ class Reading:
 GroupReading = tuple[tuple[Block, ...], int | None]
 
 
-def _suit_readings(offset: int) -> dict[int, tuple[GroupReading, ...]]:
+def _fill_suit_table(offset: int) -> None:
     """Every complete holding of the suit starting at kind ``offset``, with its readings,
-    by the holding's base-5 key (``shanten.suit_key``)."""
-    table = _SUIT_TABLES[offset // 9]
-    if table:
-        return table
+    by the holding's base-5 key (``shanten.suit_key``), into ``_SUIT_TABLES``."""
     suit_blocks = [Block(offset + k, False) for k in range(7)]
     suit_blocks += [Block(offset + k, True) for k in range(9)]
     found: dict[int, list[GroupReading]] = {}
@@ -134,11 +131,10 @@ def _suit_readings(offset: int) -> dict[int, tuple[GroupReading, ...]]:
                 found.setdefault(suit_key(bytes(counts), 0), []).append(
                     (blocks, None if pair is None else pair + offset)
                 )
-    table.update((key, tuple(v)) for key, v in found.items())
-    return table
+    _SUIT_TABLES[offset // 9].update((key, tuple(v)) for key, v in found.items())
 
 
-# filled at the first win in each suit, or by ``prepare``
+# filled at the first complete hand read, or by ``prepare``
 _SUIT_TABLES: Final[list[dict[int, tuple[GroupReading, ...]]]] = [{}, {}, {}]
 
 
@@ -147,7 +143,8 @@ def prepare() -> None:
     first complete hand read (about 0.3 s): for a server or a benchmark, so that no game
     pays for them."""
     for offset in (0, 9, 18):
-        _suit_readings(offset)
+        if not _SUIT_TABLES[offset // 9]:
+            _fill_suit_table(offset)
 
 
 _NO_READINGS: Final[tuple[GroupReading, ...]] = ()
@@ -160,9 +157,7 @@ def _honor_table() -> dict[int, tuple[GroupReading, ...]]:
     for held in itertools.product((0, 2, 3), repeat=7):
         if held.count(2) > 1:
             continue
-        key = 0
-        for c in reversed(held):
-            key = key * 5 + c
+        key = honor_key(bytes(27) + bytes(held))
         blocks = tuple(Block(27 + i, True) for i, c in enumerate(held) if c == 3)
         pair = next((27 + i for i, c in enumerate(held) if c == 2), None)
         table[key] = ((blocks, pair),)

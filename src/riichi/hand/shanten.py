@@ -101,13 +101,6 @@ def honor_key(b: bytes) -> int:
     return b[27] + 5 * (b[28] + 5 * (b[29] + 5 * (b[30] + 5 * (b[31] + 5 * (b[32] + 5 * b[33])))))
 
 
-def group_ids(b: bytes) -> tuple[int, int, int, int, int, int, int, int]:
-    """Keys and vector ids of the four groups: (key_m, key_p, key_s, key_z, m, p, s, z)."""
-    km, kp, ks, kz = suit_key(b, 0), suit_key(b, 9), suit_key(b, 18), honor_key(b)
-    sid = t.SUIT_ID
-    return km, kp, ks, kz, sid[km], sid[kp], sid[ks], t.HONOR_ID[kz]
-
-
 def standard_replacement(b: bytes, sets: int) -> int:
     """Replacement number for ``sets`` sets and a pair; ``b`` must be validated."""
     sid, ns = t.SUIT_ID, t.NS

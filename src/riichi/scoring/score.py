@@ -655,21 +655,11 @@ def _dora(
     all_ids: list[int], every: list[int], ctx: WinContext, rules: RuleSet
 ) -> tuple[int, int, int]:
     three = rules.players == 3
-    # Norths set aside count as held for the indicators, and once more each
-    north = every[NORTH]
-    every[NORTH] += ctx.kita
-    dora = ctx.kita
-    for i, t in enumerate(ctx.dora_indicators):
-        if i and not rules.kan_dora:
-            break
-        dora += every[dora_of(t >> 2, three)]
+    # Norths set aside are dora each, and count as held for the indicators
+    dora = ctx.kita + _indicated(ctx.dora_indicators, rules.kan_dora, every, ctx.kita, three)
     ura = 0
     if ctx.riichi and rules.ura_dora:
-        for i, t in enumerate(ctx.ura_indicators):
-            if i and not rules.kan_ura:
-                break
-            ura += every[dora_of(t >> 2, three)]
-    every[NORTH] = north
+        ura = _indicated(ctx.ura_indicators, rules.kan_ura, every, ctx.kita, three)
     aka = 0
     if rules.red_fives:
         reds = red_fives_set(rules.red_fives)
@@ -677,6 +667,20 @@ def _dora(
             if t in reds:
                 aka += 1
     return dora, aka, ura
+
+
+def _indicated(
+    indicators: Sequence[int], all_count: bool, every: list[int], kita: int, three: bool
+) -> int:
+    """The held tiles that ``indicators`` make dora (only the first's unless ``all_count``),
+    with ``kita`` Norths set aside counted as held."""
+    count = 0
+    for i, t in enumerate(indicators):
+        if i and not all_count:
+            break
+        kind = dora_of(t >> 2, three)
+        count += every[kind] + (kita if kind == NORTH else 0)
+    return count
 
 
 def _price(
