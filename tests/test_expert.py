@@ -57,6 +57,21 @@ def test_the_expert_folds_a_hopeless_hand_to_genbutsu() -> None:
     assert bot.deal_in(obs, 1, parse_kind("5m"), out) > bot.deal_in(obs, 1, parse_kind("2m"), out)
 
 
+def test_a_river_that_lets_its_draws_go_reads_as_ready() -> None:
+    def river(last: str, tsumogiri: tuple[bool, bool, bool]) -> list[tuple[int, bool, bool, bool]]:
+        early = [(parse_kind(k) * 4, False, False, False) for k in ("1z", "9m", "2z", "1p")]
+        kinds = [parse_kind(last[i : i + 2]) for i in range(0, 6, 2)]
+        return early + [(k * 4, t, False, False) for k, t in zip(kinds, tsumogiri, strict=True)]
+
+    kept = ExpertBot._told(0.3, river("1s9p3z", (False, False, False)))
+    closing = ExpertBot._told(0.3, river("1s9p5s", (False, False, False)))  # a 5 from the hand
+    let_go = ExpertBot._told(0.3, river("1s9p3z", (True, True, True)))
+    assert kept < 0.3 < let_go < 1.0
+    assert kept < closing
+    assert ExpertBot._told(1.0, river("1s9p3z", (False, False, False))) == 1.0  # riichi
+    assert ExpertBot._told(0.3, river("1s9p3z", (True, True, True))[:5]) == 0.3  # too early
+
+
 def test_the_expert_pushes_a_valuable_tenpai_against_a_riichi() -> None:
     from test_game_rules import pass_others, tsumogiri
 

@@ -91,6 +91,12 @@ READY_OPEN = (
     (0.95, 0.95, 0.95, 0.95, 0.95, 0.95, 0.95),
 )
 READY_OPEN_VALUE = (0.2, 0.36, 0.57, 0.72, 0.9, 0.99, 1.0)
+# What the river's last turns tell, counted the same way: a ready hand lets its draws
+# go (tsumogiri), a hand still building keeps them; a middle tile from the hand is let
+# go as a hand closes in. The odds of being ready are multiplied by this, by the
+# tsumogiri among the last three discards (0..3), without and with a 3-7 from the hand
+# among the last two.
+READY_TELL = ((0.27, 0.73), (0.53, 1.14), (1.17, 1.67), (2.1, 2.1))
 RIICHI_HAN = 2.6  # a riichi hand's han before the dora it shows
 RIICHI_STICK = 600.0  # the stick, back with a win: about this much lost
 PLACE_POINTS = 12000.0  # a place in the last hand, in points
@@ -229,7 +235,7 @@ class ExpertBot(DefensiveBot):
             calls = len(obs.meld_tiles[s])
             stage = min(turn // 3, 6)
             if calls == 0:
-                ready = READY_SILENT[stage]
+                ready = self._told(READY_SILENT[stage], obs.discards[s])
                 if ready >= 0.01:
                     out.append(Threat(s, ready, han_points(2.5, dealer)))
                 continue
@@ -237,9 +243,20 @@ class ExpertBot(DefensiveBot):
             ready = table[stage]
             if calls == 2 and self._open_threat(obs, s):
                 ready = READY_OPEN_VALUE[stage]
+            ready = self._told(ready, obs.discards[s])
             han = 1.2 + self._shown_han(obs, s)
             out.append(Threat(s, ready, han_points(han, dealer) + 300 * obs.honba))
         return out
+
+    @staticmethod
+    def _told(ready: float, river: Sequence[tuple[int, bool, bool, bool]]) -> float:
+        """``ready`` as the river's last turns change it (READY_TELL)."""
+        if len(river) < 6 or ready <= 0.0 or ready >= 1.0:
+            return ready
+        drawn = sum(1 for d in river[-3:] if d[1])
+        middle = any(not d[1] and d[0] >> 2 < 27 and 2 <= (d[0] >> 2) % 9 <= 6 for d in river[-2:])
+        odds = ready / (1.0 - ready) * READY_TELL[drawn][middle]
+        return odds / (1.0 + odds)
 
     def _shown_han(self, obs: Observation, seat: int) -> float:
         """Han an opponent shows: dora and red fives in its sets, value triplets."""
