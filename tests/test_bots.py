@@ -10,9 +10,11 @@ from click.testing import CliRunner
 from game_helpers import arranged_wall
 from riichi.bots import BOT_LABEL, Agent, EfficiencyBot, RandomBot, TsumogiriBot, make_bot
 from riichi.bots.arena import play_task, run, summarise, tasks
+from riichi.bots.defensive import discard_order
 from riichi.cli import main
 from riichi.game import Action, ActionType, Match, observe
 from riichi.rules import find_ruleset
+from riichi.tiles import parse_kind
 
 
 def start(hands: list[str], draws: list[str]) -> Match:
@@ -149,6 +151,38 @@ def test_defensive_folds_to_genbutsu_against_riichi() -> None:
     assert action.tile >> 2 == 13  # the 5p the riichi player threw: safe
     efficient = EfficiencyBot(0).act(observe(m, 0))
     assert efficient.tile is not None and efficient.tile >> 2 != 13  # it would keep 456p
+
+
+def test_the_discards_are_read_in_the_order_they_were_made() -> None:
+    from test_game_rules import pass_others, tsumogiri
+
+    # seat 2 pons the dealer's red dragon: seat 1 loses its turn, seat 2 discards next
+    dealer = "7z9m2m5m3p6p9p1s4s7s2z4z6z"
+    m = start([dealer, "", "77z123m456p78s19p3z", ""], ["3z"])
+    discard_kind(m, 33)
+    m.apply(2, next(a for a in m.legal_actions()[2] if a.type is ActionType.PON))
+    pass_others(m)
+    m.apply(2, next(a for a in m.legal_actions()[2] if a.type is ActionType.DISCARD))
+    pass_others(m)
+    for seat in (3, 0, 1):
+        tsumogiri(m, seat)
+    assert discard_order(observe(m, 2)) == [(0, 0), (2, 0), (3, 0), (0, 1), (1, 0)]
+
+
+def test_a_tile_let_go_before_a_riichi_is_not_safe_against_it() -> None:
+    from test_game_rules import pass_others
+
+    # the dealer lets 8p go, then seat 1 declares riichi: the 8p went by before it
+    hands = ["456p258m369s2346z", "234567m234p6799s", "", ""]
+    m = start(hands, ["8p", "5p", "", "", "9p"])
+    m.apply(0, Action(ActionType.DISCARD, m.kyoku.drawn))
+    pass_others(m)
+    m.apply(1, Action(ActionType.RIICHI, m.kyoku.drawn))  # on the 5p it drew
+    pass_others(m)
+    bot = make_bot("defensive")
+    obs = observe(m, 2)
+    assert bot.danger(obs, 1, parse_kind("8p")) > 0  # type: ignore[attr-defined]
+    assert bot.danger(obs, 1, parse_kind("5p")) == 0  # type: ignore[attr-defined]
 
 
 def test_danger_reading() -> None:

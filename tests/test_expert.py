@@ -57,6 +57,31 @@ def test_the_expert_folds_a_hopeless_hand_to_genbutsu() -> None:
     assert bot.deal_in(obs, 1, parse_kind("5m"), out) > bot.deal_in(obs, 1, parse_kind("2m"), out)
 
 
+def test_what_went_by_since_an_open_hands_last_discard_is_safe_from_it_for_now() -> None:
+    from test_game_rules import pass_others, tsumogiri
+
+    # seat 2 pons the dealer's red dragon and discards; seat 3 lets a tile go
+    dealer = "7z9m2m5m3p6p9p1s4s7s2z4z6z"
+    m = start([dealer, "", "77z123m456p78s19p3z", ""], ["3z"])
+    discard_kind(m, 33)
+    m.apply(2, next(a for a in m.legal_actions()[2] if a.type is ActionType.PON))
+    pass_others(m)
+    m.apply(2, next(a for a in m.legal_actions()[2] if a.type is ActionType.DISCARD))
+    pass_others(m)
+    tsumogiri(m, 3)
+    obs = observe(m, 0)
+    own, passed = (obs.discards[s][0][0] >> 2 for s in (2, 3))
+    bot = ExpertBot(0)
+    assert bot.cannot_ron(obs, 2) == {own, passed}  # seat 2 would be furiten on it
+    # once seat 2 discards again, only its own river is safe from it
+    tsumogiri(m, 0)
+    tsumogiri(m, 1)
+    m.apply(2, next(a for a in m.legal_actions()[2] if a.type is ActionType.DISCARD))
+    pass_others(m)
+    later = observe(m, 3)
+    assert bot.cannot_ron(later, 2) == {d[0] >> 2 for d in later.discards[2]}
+
+
 def test_a_river_that_lets_its_draws_go_reads_as_ready() -> None:
     def river(last: str, tsumogiri: tuple[bool, bool, bool]) -> list[tuple[int, bool, bool, bool]]:
         early = [(parse_kind(k) * 4, False, False, False) for k in ("1z", "9m", "2z", "1p")]

@@ -18,6 +18,24 @@ from riichi.tiles import DRAGONS, EAST, NUM_KINDS, counts_of, dora_of, is_red
 SAFE = 0.0
 
 
+def discard_order(obs: Observation) -> list[tuple[int, int]]:
+    """Every discard of the hand as (seat, number in its river), in the order they
+    were made: the turn passes to the next seat, or to the seat that called the
+    discard (the one whose sets hold that very tile)."""
+    n = obs.rules.players
+    caller = {t: seat for seat, sets in enumerate(obs.meld_tiles) for tiles in sets for t in tiles}
+    rivers = obs.discards
+    made = [0] * n
+    seat = obs.dealer
+    order = []
+    while made[seat] < len(rivers[seat]):
+        tile, _, _, called = rivers[seat][made[seat]]
+        order.append((seat, made[seat]))
+        made[seat] += 1
+        seat = caller.get(tile, (seat + 1) % n) if called else (seat + 1) % n
+    return order
+
+
 class DefensiveBot(EfficiencyBot):
     """Efficient when nobody threatens, careful when someone does (seeded)."""
 
@@ -117,15 +135,13 @@ class DefensiveBot(EfficiencyBot):
         return base
 
     def _passed_since(self, obs: Observation, threat: int, declared: int) -> set[int]:
-        """Kinds others let go after the threat's riichi (estimated from river lengths)."""
-        share = declared / max(1, len(obs.discards[threat]))
-        kinds: set[int] = set()
-        for s, river in enumerate(obs.discards):
-            if s == threat:
-                continue
-            start = int(len(river) * share)
-            kinds |= {tile >> 2 for tile, *_ in river[start:]}
-        return kinds
+        """Kinds others let go after the threat's discard number ``declared``."""
+        order = discard_order(obs)
+        try:
+            start = order.index((threat, declared)) + 1
+        except ValueError:  # not yet let go
+            return set()
+        return {obs.discards[s][i][0] >> 2 for s, i in order[start:] if s != threat}
 
     @staticmethod
     def _suji(kind: int, own: set[int]) -> bool:

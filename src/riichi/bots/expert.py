@@ -126,6 +126,7 @@ class Scene:
     push_risk: float  # expected deal-in cost of a tile let go while pushing
     fold_cost: float  # of folding: running out of safe tiles
     for_place: float  # how much the match's places weigh against points now
+    safe: dict[int, set[int]]  # by threat: the kinds it cannot ron now
     risks: dict[int, float] = field(default_factory=dict)  # by kind, filled as asked
 
     @property
@@ -271,16 +272,31 @@ class ExpertBot(DefensiveBot):
         han += 0.5 * len(obs.dora_indicators)  # dora hidden in the hand, on average
         return han
 
-    def deal_in(self, obs: Observation, threat: int, kind: int, out: list[int]) -> float:
-        """The chance ``kind`` deals into ``threat`` if it is tenpai."""
+    def cannot_ron(self, obs: Observation, threat: int) -> set[int]:
+        """Kinds ``threat`` cannot ron now: those in its river (furiten), and those
+        others let go without its ron since its riichi or, before one, since its last
+        discard (a riichi is furiten for good on them, a hand not in riichi until it
+        discards again)."""
         river = obs.discards[threat]
-        own = {tile >> 2 for tile, *_ in river}
-        if kind in own:
-            return 0.0
+        safe = {tile >> 2 for tile, *_ in river}
+        since = len(river) - 1
         if obs.riichi[threat]:
-            declared = next((i for i, d in enumerate(river) if d[2]), len(river))
-            if kind in self._passed_since(obs, threat, declared):
-                return 0.0
+            since = next((i for i, d in enumerate(river) if d[2]), since)
+        return safe | self._passed_since(obs, threat, since)
+
+    def deal_in(
+        self,
+        obs: Observation,
+        threat: int,
+        kind: int,
+        out: list[int],
+        safe: set[int] | None = None,
+    ) -> float:
+        """The chance ``kind`` deals into ``threat`` if it is tenpai (``safe``: what
+        `cannot_ron` gives, when known)."""
+        if kind in (self.cannot_ron(obs, threat) if safe is None else safe):
+            return 0.0
+        own = {tile >> 2 for tile, *_ in obs.discards[threat]}
         if kind >= 27:
             return HONOR_DANGER[max(0, 4 - out[kind])]
         rank = kind % 9
@@ -439,6 +455,7 @@ class ExpertBot(DefensiveBot):
             push_risk=sum(t.ready * t.cost * PUSH_DANGER for t in threats),
             fold_cost=sum(t.ready * t.cost * FOLD_DANGER for t in threats),
             for_place=self._for_place(obs),
+            safe={t.seat: self.cannot_ron(obs, t.seat) for t in threats},
         )
 
     def _placement(self, scene: Scene, value: float) -> float:
@@ -495,7 +512,8 @@ class ExpertBot(DefensiveBot):
         if risk is None:
             obs = scene.obs
             cost = sum(
-                t.ready * t.cost * self.deal_in(obs, t.seat, kind, scene.out) for t in scene.threats
+                t.ready * t.cost * self.deal_in(obs, t.seat, kind, scene.out, scene.safe[t.seat])
+                for t in scene.threats
             )
             risk = scene.risks[kind] = -self._placement(scene, -cost) if cost else 0.0
         return risk
