@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from riichi.bots import Agent, make_bot
 from riichi.bots.arena import play_task, run, summarise, tasks
+from riichi.bots.defensive import discard_order
 from riichi.bots.expert import ExpertBot, han_points, win_chance
 from riichi.bots.play import play_match
-from riichi.game import ActionType, Match, observe
+from riichi.game import Action, ActionType, Match, Observation, observe
 from riichi.rules import find_ruleset
 from riichi.tiles import P5, P6, P9, RED, WHITE, parse_kind
 from test_bots import discard_kind, riichi_threat, start
@@ -80,6 +81,33 @@ def test_what_went_by_since_an_open_hands_last_discard_is_safe_from_it_for_now()
     pass_others(m)
     later = observe(m, 3)
     assert bot.cannot_ron(later, 2) == {d[0] >> 2 for d in later.discards[2]}
+
+
+def test_a_hand_that_lets_a_safe_tile_go_after_a_riichi_reads_as_folding() -> None:
+    from test_game_rules import pass_others, tsumogiri
+
+    def after_riichi(seat_2_draws: str) -> Observation:
+        # five quiet turns, then seat 1 declares riichi on a 5p and seat 2 lets go a tile
+        hands = ["456p258m369s2346z", "234567m234p6799s", "", ""]
+        quiet = [kind for kind in ("1m", "1p", "1s", "5z", "7z") for _ in range(4)]
+        m = start(hands, [*quiet, "8p", "5p", seat_2_draws])
+        for _ in range(5):
+            for seat in range(4):
+                tsumogiri(m, seat)
+        tsumogiri(m, 0)
+        m.apply(1, Action(ActionType.RIICHI, m.kyoku.drawn))
+        pass_others(m)
+        tsumogiri(m, 2)
+        return observe(m, 3)
+
+    folding = after_riichi("5p")  # the riichi's own tile: genbutsu
+    pushing = after_riichi("3m")
+    assert ExpertBot._folding(folding, 2, discard_order(folding))
+    assert not ExpertBot._folding(pushing, 2, discard_order(pushing))
+    # the dealer let its 8p go before the riichi: that tells nothing
+    assert not ExpertBot._folding(folding, 0, discard_order(folding))
+    river = folding.discards[2]
+    assert ExpertBot._told(0.3, river, folding=True) < ExpertBot._told(0.3, river)
 
 
 def test_a_river_that_lets_its_draws_go_reads_as_ready() -> None:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from riichi.bots.defensive import DefensiveBot
+from riichi.bots.defensive import DefensiveBot, discard_order
 from riichi.bots.efficiency import visible_counts
 from riichi.game import Action, ActionType, Observation
 from riichi.game.kyoku import kuikae_mask
@@ -97,7 +97,12 @@ READY_OPEN_VALUE = (0.2, 0.36, 0.57, 0.72, 0.9, 0.99, 1.0)
 # tsumogiri among the last three discards (0..3), without and with a 3-7 from the hand
 # among the last two.
 READY_TELL = ((0.27, 0.73), (0.53, 1.14), (1.17, 1.67), (2.1, 2.1))
+# A hand whose last discard was safe against a riichi declared before it is folding
+# more often than not: its odds of being ready are this much of what the rest says
+# (counted the same way: 0.2 closed, 0.35 with a call, 0.25 with two).
+FOLDING_TELL = 0.3
 RIICHI_HAN = 2.6  # a riichi hand's han before the dora it shows
+RIICHI_HAZARD = 1.0
 RIICHI_STICK = 600.0  # the stick, back with a win: about this much lost
 PLACE_POINTS = 12000.0  # a place in the last hand, in points
 # An open hand plays on only with this much yaku in reach: all simples with one stray
@@ -223,6 +228,7 @@ class ExpertBot(DefensiveBot):
         """Each opponent that may be tenpai: how likely, and what its hand is worth."""
         assert obs.seat is not None
         n = obs.rules.players
+        order = discard_order(obs) if any(obs.riichi) else []
         out = []
         for s in range(n):
             if s == obs.seat:
@@ -236,7 +242,9 @@ class ExpertBot(DefensiveBot):
             calls = len(obs.meld_tiles[s])
             stage = min(turn // 3, 6)
             if calls == 0:
-                ready = self._told(READY_SILENT[stage], obs.discards[s])
+                ready = self._told(
+                    READY_SILENT[stage], obs.discards[s], self._folding(obs, s, order)
+                )
                 if ready >= 0.01:
                     out.append(Threat(s, ready, han_points(2.5, dealer)))
                 continue
@@ -244,19 +252,46 @@ class ExpertBot(DefensiveBot):
             ready = table[stage]
             if calls == 2 and self._open_threat(obs, s):
                 ready = READY_OPEN_VALUE[stage]
-            ready = self._told(ready, obs.discards[s])
+            ready = self._told(ready, obs.discards[s], self._folding(obs, s, order))
             han = 1.2 + self._shown_han(obs, s)
             out.append(Threat(s, ready, han_points(han, dealer) + 300 * obs.honba))
         return out
 
     @staticmethod
-    def _told(ready: float, river: Sequence[tuple[int, bool, bool, bool]]) -> float:
-        """``ready`` as the river's last turns change it (READY_TELL)."""
+    def _folding(obs: Observation, seat: int, order: Sequence[tuple[int, int]]) -> bool:
+        """Whether ``seat``'s last discard was one that no riichi declared before it
+        could ron (``order``: `discard_order`, when someone is in riichi)."""
+        river = obs.discards[seat]
+        if not river or not order:
+            return False
+        at = {made: i for i, made in enumerate(order)}
+        last = at[(seat, len(river) - 1)]
+        kind = river[-1][0] >> 2
+        folding = False
+        for r, theirs in enumerate(obs.discards):
+            declared = next((i for i, d in enumerate(theirs) if d[2]), None)
+            if r == seat or declared is None or at[(r, declared)] > last:
+                continue
+            since = order[at[(r, declared)] + 1 : last]
+            safe = {t >> 2 for i, (t, *_) in enumerate(theirs) if at[(r, i)] < last}
+            safe |= {obs.discards[a][i][0] >> 2 for a, i in since if a != r}
+            if kind not in safe:
+                return False
+            folding = True
+        return folding
+
+    @staticmethod
+    def _told(
+        ready: float, river: Sequence[tuple[int, bool, bool, bool]], folding: bool = False
+    ) -> float:
+        """``ready`` as the river's last turns change it (READY_TELL, FOLDING_TELL)."""
         if len(river) < 6 or ready <= 0.0 or ready >= 1.0:
             return ready
         drawn = sum(1 for d in river[-3:] if d[1])
         middle = any(not d[1] and d[0] >> 2 < 27 and 2 <= (d[0] >> 2) % 9 <= 6 for d in river[-2:])
         odds = ready / (1.0 - ready) * READY_TELL[drawn][middle]
+        if folding:
+            odds *= FOLDING_TELL
         return odds / (1.0 + odds)
 
     def _shown_han(self, obs: Observation, seat: int) -> float:
@@ -497,7 +532,12 @@ class ExpertBot(DefensiveBot):
         """The worth of playing on from a hand: win x value - the risk of the discards
         to come; folding instead when that is worth more (not after a riichi)."""
         chance, turns, ready = win_chance(
-            shanten, acceptance, draws, scene.unseen, round(ron, 2), scene.hazard
+            shanten,
+            acceptance,
+            draws,
+            scene.unseen,
+            round(ron, 2),
+            round(scene.hazard * RIICHI_HAZARD, 3) if locked else scene.hazard,
         )
         push = chance * (self._placement(scene, value) + SPEED_POINTS)
         push += ready * TENPAI_POINTS
