@@ -101,7 +101,7 @@ READY_TELL = ((0.27, 0.73), (0.53, 1.14), (1.17, 1.67), (2.1, 2.1))
 # more often than not: its odds of being ready are this much of what the rest says
 # (counted the same way: 0.2 closed, 0.35 with a call, 0.25 with two).
 FOLDING_TELL = 0.3
-RIICHI_HAN = 2.6  # a riichi hand's han before the dora it shows
+RIICHI_HAN = 2.9  # a riichi hand's han before the dora it shows
 RIICHI_HAZARD = 1.0
 RIICHI_STICK = 600.0  # the stick, back with a win: about this much lost
 PLACE_POINTS = 12000.0  # a place in the last hand, in points
