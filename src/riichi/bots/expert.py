@@ -102,7 +102,6 @@ READY_TELL = ((0.27, 0.73), (0.53, 1.14), (1.17, 1.67), (2.1, 2.1))
 # (counted the same way: 0.2 closed, 0.35 with a call, 0.25 with two).
 FOLDING_TELL = 0.3
 RIICHI_HAN = 2.9  # a riichi hand's han before the dora it shows
-RIICHI_HAZARD = 1.0
 RIICHI_STICK = 600.0  # the stick, back with a win: about this much lost
 PLACE_POINTS = 12000.0  # a place in the last hand, in points
 # An open hand plays on only with this much yaku in reach: all simples with one stray
@@ -532,12 +531,7 @@ class ExpertBot(DefensiveBot):
         """The worth of playing on from a hand: win x value - the risk of the discards
         to come; folding instead when that is worth more (not after a riichi)."""
         chance, turns, ready = win_chance(
-            shanten,
-            acceptance,
-            draws,
-            scene.unseen,
-            round(ron, 2),
-            round(scene.hazard * RIICHI_HAZARD, 3) if locked else scene.hazard,
+            shanten, acceptance, draws, scene.unseen, round(ron, 2), scene.hazard
         )
         push = chance * (self._placement(scene, value) + SPEED_POINTS)
         push += ready * TENPAI_POINTS
