@@ -11,9 +11,11 @@ left, and how likely someone else ends the hand first; what a tenpai hand is
 worth comes from the scorer itself (each wait, ron and tsumo, riichi or not);
 a hand further off is valued by the han it can still reach (dora, red fives,
 value honours, all simples, a flush). Danger is a chance per tile for each
-opponent who may be tenpai: genbutsu and tiles passed after a riichi, suji,
-walls and honours left, weighted by how likely that opponent is ready and
-what its hand is worth. In a match's last hand the points are weighed by
+opponent who may be tenpai: genbutsu and tiles let go since its riichi (or,
+without one, since its last discard), suji, walls and honours left, weighted by
+how likely that opponent is ready (by its turn and calls, and what its last
+discards tell: drawn tiles let go, a middle tile from the hand, a safe tile after
+a riichi) and what its hand is worth. In a match's last hand the points are weighed by
 the places they win or lose.
 
 Everything is a function of the observation and the seed: the same situation
@@ -265,15 +267,17 @@ class ExpertBot(DefensiveBot):
         if not river or not order:
             return False
         at = {made: i for i, made in enumerate(order)}
-        last = at[(seat, len(river) - 1)]
+        last = at.get((seat, len(river) - 1))
+        if last is None:
+            return False
         kind = river[-1][0] >> 2
         folding = False
         for r, theirs in enumerate(obs.discards):
             declared = next((i for i, d in enumerate(theirs) if d[2]), None)
-            if r == seat or declared is None or at[(r, declared)] > last:
+            if r == seat or declared is None or at.get((r, declared), last) >= last:
                 continue
             since = order[at[(r, declared)] + 1 : last]
-            safe = {t >> 2 for i, (t, *_) in enumerate(theirs) if at[(r, i)] < last}
+            safe = {t >> 2 for i, (t, *_) in enumerate(theirs) if at.get((r, i), last) < last}
             safe |= {obs.discards[a][i][0] >> 2 for a, i in since if a != r}
             if kind not in safe:
                 return False
