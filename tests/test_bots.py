@@ -153,10 +153,11 @@ def test_defensive_folds_to_genbutsu_against_riichi() -> None:
     assert efficient.tile is not None and efficient.tile >> 2 != 13  # it would keep 456p
 
 
-def test_the_discards_are_read_in_the_order_they_were_made() -> None:
-    from test_game_rules import pass_others, tsumogiri
+def seat_2_pons_the_dealers_first_tile() -> Match:
+    """The dealer lets a red dragon go, seat 2 pons it (seat 1 loses its turn) and
+    discards."""
+    from test_game_rules import pass_others
 
-    # seat 2 pons the dealer's red dragon: seat 1 loses its turn, seat 2 discards next
     dealer = "7z9m2m5m3p6p9p1s4s7s2z4z6z"
     m = start([dealer, "", "77z123m456p78s19p3z", ""], ["3z"])
     discard_kind(m, 33)
@@ -164,6 +165,13 @@ def test_the_discards_are_read_in_the_order_they_were_made() -> None:
     pass_others(m)
     m.apply(2, next(a for a in m.legal_actions()[2] if a.type is ActionType.DISCARD))
     pass_others(m)
+    return m
+
+
+def test_the_discards_are_read_in_the_order_they_were_made() -> None:
+    from test_game_rules import tsumogiri
+
+    m = seat_2_pons_the_dealers_first_tile()
     for seat in (3, 0, 1):
         tsumogiri(m, seat)
     assert discard_order(observe(m, 2)) == [(0, 0), (2, 0), (3, 0), (0, 1), (1, 0)]

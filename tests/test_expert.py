@@ -10,7 +10,7 @@ from riichi.bots.play import play_match
 from riichi.game import Action, ActionType, Match, Observation, observe
 from riichi.rules import find_ruleset
 from riichi.tiles import P5, P6, P9, RED, WHITE, parse_kind
-from test_bots import discard_kind, riichi_threat, start
+from test_bots import discard_kind, riichi_threat, seat_2_pons_the_dealers_first_tile, start
 
 
 def test_the_expert_is_a_labelled_agent_on_the_roster() -> None:
@@ -61,15 +61,8 @@ def test_the_expert_folds_a_hopeless_hand_to_genbutsu() -> None:
 def test_what_went_by_since_an_open_hands_last_discard_is_safe_from_it_for_now() -> None:
     from test_game_rules import pass_others, tsumogiri
 
-    # seat 2 pons the dealer's red dragon and discards; seat 3 lets a tile go
-    dealer = "7z9m2m5m3p6p9p1s4s7s2z4z6z"
-    m = start([dealer, "", "77z123m456p78s19p3z", ""], ["3z"])
-    discard_kind(m, 33)
-    m.apply(2, next(a for a in m.legal_actions()[2] if a.type is ActionType.PON))
-    pass_others(m)
-    m.apply(2, next(a for a in m.legal_actions()[2] if a.type is ActionType.DISCARD))
-    pass_others(m)
-    tsumogiri(m, 3)
+    m = seat_2_pons_the_dealers_first_tile()
+    tsumogiri(m, 3)  # seat 3 lets a tile go
     obs = observe(m, 0)
     own, passed = (obs.discards[s][0][0] >> 2 for s in (2, 3))
     bot = ExpertBot(0)
