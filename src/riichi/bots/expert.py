@@ -104,7 +104,13 @@ READY_TELL = ((0.27, 0.73), (0.53, 1.14), (1.17, 1.67), (2.1, 2.1))
 # more often than not: its odds of being ready are this much of what the rest says
 # (counted the same way: 0.2 closed, 0.35 with a call, 0.25 with two).
 FOLDING_TELL = 0.3
-RIICHI_HAN = 2.9  # a riichi hand's han before the dora it shows
+# What a ready hand is worth, in han, so that its cost matches what deal-ins into such
+# hands paid in arena games: a riichi before the dora it shows (5,745 against 5,805
+# for a non-dealer), an open hand before its sets' dora and value (3,430 on average),
+# a closed hand ready without riichi (4,250, from few deal-ins).
+RIICHI_HAN = 2.9
+OPEN_HAN = 1.0
+SILENT_HAN = 3.0
 RIICHI_STICK = 600.0  # the stick, back with a win: about this much lost
 PLACE_POINTS = 12000.0  # a place in the last hand, in points
 # An open hand plays on only with this much yaku in reach: all simples with one stray
@@ -248,14 +254,14 @@ class ExpertBot(DefensiveBot):
                     READY_SILENT[stage], obs.discards[s], self._folding(obs, s, order)
                 )
                 if ready >= 0.01:
-                    out.append(Threat(s, ready, han_points(2.5, dealer)))
+                    out.append(Threat(s, ready, han_points(SILENT_HAN, dealer)))
                 continue
             table = READY_OPEN[min(calls, 4) - 1]
             ready = table[stage]
             if calls == 2 and self._open_threat(obs, s):
                 ready = READY_OPEN_VALUE[stage]
             ready = self._told(ready, obs.discards[s], self._folding(obs, s, order))
-            han = 1.2 + self._shown_han(obs, s)
+            han = OPEN_HAN + self._shown_han(obs, s)
             out.append(Threat(s, ready, han_points(han, dealer) + 300 * obs.honba))
         return out
 
