@@ -9,6 +9,8 @@ valuable hand and folds to the safest tile otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from riichi.bots.agent import winning
 from riichi.bots.efficiency import EfficiencyBot, visible_counts
 from riichi.game import Action, ActionType, Observation
@@ -21,7 +23,12 @@ SAFE = 0.0
 def discard_order(obs: Observation) -> list[tuple[int, int]]:
     """Every discard of the hand as (seat, number in its river), in the order they
     were made: the turn passes to the next seat, or to the seat that called the
-    discard (the one whose sets hold that very tile)."""
+    discard (the one whose sets hold that very tile). Kept for the last observation
+    asked about, which every threat and every tile of one decision reads again."""
+    global _ordered
+    kept = _ordered  # read once: another thread may replace it
+    if kept is not None and kept[0] is obs:
+        return kept[1]
     n = obs.rules.players
     caller = {t: seat for seat, sets in enumerate(obs.meld_tiles) for tiles in sets for t in tiles}
     rivers = obs.discards
@@ -33,7 +40,16 @@ def discard_order(obs: Observation) -> list[tuple[int, int]]:
         order.append((seat, made[seat]))
         made[seat] += 1
         seat = caller.get(tile, (seat + 1) % n) if called else (seat + 1) % n
+    _ordered = (obs, order)
     return order
+
+
+_ordered: tuple[Observation, list[tuple[int, int]]] | None = None
+
+
+def declared_at(river: Sequence[tuple[int, bool, bool, bool]]) -> int | None:
+    """The number of the discard that declared riichi in ``river``, if one did."""
+    return next((i for i, d in enumerate(river) if d[2]), None)
 
 
 class DefensiveBot(EfficiencyBot):
@@ -112,8 +128,8 @@ class DefensiveBot(EfficiencyBot):
         if kind in own:
             return SAFE  # genbutsu, and the threat is furiten on it
         if obs.riichi[threat]:
-            declared = next((i for i, d in enumerate(river) if d[2]), len(river))
-            passed = self._passed_since(obs, threat, declared)
+            declared = declared_at(river)
+            passed = self._passed_since(obs, threat, len(river) if declared is None else declared)
             if kind in passed:
                 return SAFE  # it went by after the riichi without a ron
         seen = visible_counts(obs)

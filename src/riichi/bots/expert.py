@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from riichi.bots.defensive import DefensiveBot, discard_order
+from riichi.bots.defensive import DefensiveBot, declared_at, discard_order
 from riichi.bots.efficiency import visible_counts
 from riichi.game import Action, ActionType, Observation
 from riichi.game.kyoku import kuikae_mask
@@ -279,7 +279,7 @@ class ExpertBot(DefensiveBot):
         kind = river[-1][0] >> 2
         folding = False
         for r, theirs in enumerate(obs.discards):
-            declared = next((i for i, d in enumerate(theirs) if d[2]), None)
+            declared = declared_at(theirs)
             if r == seat or declared is None or at.get((r, declared), last) >= last:
                 continue
             since = order[at[(r, declared)] + 1 : last]
@@ -324,9 +324,8 @@ class ExpertBot(DefensiveBot):
         discards again)."""
         river = obs.discards[threat]
         safe = {tile >> 2 for tile, *_ in river}
-        since = len(river) - 1
-        if obs.riichi[threat]:
-            since = next((i for i, d in enumerate(river) if d[2]), since)
+        declared = declared_at(river) if obs.riichi[threat] else None
+        since = len(river) - 1 if declared is None else declared
         return safe | self._passed_since(obs, threat, since)
 
     def deal_in(
