@@ -128,7 +128,7 @@ def test_arena_command(tmp_path: Path) -> None:
 
 
 def riichi_threat() -> Match:
-    """Seat 1 declares riichi on a 5p; the dealer, far from tenpai, holds 456p."""
+    """Seat 1 declares riichi on a 2p; the dealer, far from tenpai, holds 456p."""
     from test_game_rules import pass_others, tsumogiri
 
     hands = ["456p258m369s2346z", "234567m234p6799s", "", ""]

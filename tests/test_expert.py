@@ -5,9 +5,17 @@ from __future__ import annotations
 from riichi.bots import Agent, make_bot
 from riichi.bots.arena import play_task, run, summarise, tasks
 from riichi.bots.defensive import discard_order
-from riichi.bots.expert import ExpertBot, han_points, win_chance
+from riichi.bots.expert import (
+    EARLY_FAR,
+    EARLY_NEAR,
+    ExpertBot,
+    Scene,
+    expected_place,
+    han_points,
+    win_chance,
+)
 from riichi.bots.play import play_match
-from riichi.game import Action, ActionType, Match, Observation, observe
+from riichi.game import Action, ActionType, Match, MatchStart, Observation, observe
 from riichi.rules import find_ruleset
 from riichi.tiles import P5, P6, P9, RED, WHITE, parse_kind
 from test_bots import discard_kind, riichi_threat, seat_2_pons_the_dealers_first_tile, start
@@ -175,3 +183,45 @@ def test_the_expert_beats_defensive_in_a_duplicate_arena() -> None:
     expert, defensive = stats["expert"], stats["defensive"]
     assert expert.mean_place()[0] + 0.1 < defensive.mean_place()[0]
     assert expert.wins / expert.hands > defensive.wins / defensive.hands
+
+
+def test_the_place_to_expect_follows_the_scores_and_how_much_they_may_still_move() -> None:
+    level = [25000, 25000, 25000, 25000]
+    assert expected_place(level, 0, 20000) == 2.5
+    ahead = [45000, 25000, 15000, 15000]
+    assert 1.0 < expected_place(ahead, 0, 20000) < expected_place(ahead, 0, 40000) < 2.5
+    assert expected_place(ahead, 0, 100) == 1.0 and expected_place(ahead, 3, 100) == 3.5
+
+
+def scene_at(scores: tuple[int, ...], round_index: int, dealer: int) -> Scene:
+    m = Match(find_ruleset("online"), 5, start=MatchStart(scores, round_index, dealer))
+    seat = min(m.legal_actions())
+    return ExpertBot(0)._scene(observe(m, seat))
+
+
+def test_late_in_a_match_points_are_weighed_by_the_places_they_move() -> None:
+    bot = ExpertBot(0)
+    # South 3: the dealer (seat 2) on 30,000 just ahead of seat 3, seat 0 far behind
+    late = scene_at((5000, 36000, 30000, 29000), 1, 2)
+    # a deal-in to the player just behind costs more than the same to the one far behind
+    assert bot._placement(late, -8000, 3) < bot._placement(late, -8000, 0) < 0
+    # and a win worth a place is worth more to the last than to a far-off leader
+    leader = scene_at((60000, 15000, 15000, 10000), 1, 0)
+    assert bot._placement(late, 8000) > bot._placement(leader, 8000) > 0
+    # at the start, points are points
+    start = scene_at((25000, 25000, 25000, 25000), 0, 0)
+    assert abs(bot._placement(start, 1000) - 1000) < 50
+
+
+def test_a_tile_near_one_of_a_riichis_first_discards_is_read_as_safer() -> None:
+    m = riichi_threat()  # seat 1 declared riichi on its first discard, a 2p
+    bot = ExpertBot(0)
+    obs = observe(m, 0)
+    out = bot._scene(obs).out
+    # 4p is two from the 2p let go at once; 4s, the same rank in another suit, is not
+    near, far = (
+        bot.deal_in(obs, 1, parse_kind("4p"), out),
+        bot.deal_in(obs, 1, parse_kind("4s"), out),
+    )
+    assert 0 < near < far
+    assert abs(near / far - EARLY_NEAR / EARLY_FAR) < 1e-9

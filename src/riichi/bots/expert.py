@@ -12,11 +12,13 @@ worth comes from the scorer itself (each wait, ron and tsumo, riichi or not);
 a hand further off is valued by the han it can still reach (dora, red fives,
 value honours, all simples, a flush). Danger is a chance per tile for each
 opponent who may be tenpai: genbutsu and tiles let go since its riichi (or,
-without one, since its last discard), suji, walls and honours left, weighted by
+without one, since its last discard), suji, walls and honours left, tiles near its
+first discards, weighted by
 how likely that opponent is ready (by its turn and calls, and what its last
 discards tell: drawn tiles let go, a middle tile from the hand, a safe tile after
-a riichi) and what its hand is worth. In a match's last hand the points are weighed by
-the places they win or lose.
+a riichi) and what its hand is worth. Points are weighed by the places they move:
+in the match's last hand for sure, before it as likely as the hands still to come
+make it (a deal-in lifts the seat that wins it, a win lowers the others).
 
 Everything is a function of the observation and the seed: the same situation
 is played the same way.
@@ -24,6 +26,7 @@ is played the same way.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -76,6 +79,13 @@ FOLD_DANGER = 0.05
 # hands open: an honour by copies left (0..4); a number tile by rank from the edge
 # (1-9, 2-8, 3-7, 4-6, 5) without suji, with one suji, with both (4-6 and 5 only).
 HONOR_DANGER = (0.0, 0.003, 0.012, 0.035, 0.04)
+# A number tile within two of one of the threat's first discards, in its suit, deals
+# in about 0.6 as often as the tables say; one that is not, about 1.15 as often (the
+# hand had no use for that stretch early on; counted the same way, alike for riichi,
+# open and silent hands).
+EARLY_TURNS = 6
+EARLY_NEAR = 0.6
+EARLY_FAR = 1.15
 NUMBER_DANGER = (
     (0.06, 0.01, 0.01),
     (0.075, 0.04, 0.04),
@@ -113,6 +123,9 @@ OPEN_HAN = 1.0
 SILENT_HAN = 3.0
 RIICHI_STICK = 600.0  # the stick, back with a win: about this much lost
 PLACE_POINTS = 12000.0  # a place in the last hand, in points
+# Before the last hand, places are weighed by how the scores may still move: two
+# players' difference by about this much a hand (one standard deviation).
+PLACE_SPREAD = 7800.0
 # An open hand plays on only with this much yaku in reach: all simples with one stray
 # tile, a flush but for one tile, two value pairs.
 OPEN_YAKU = 0.6
@@ -138,8 +151,10 @@ class Scene:
     hazard: float  # chance per turn that someone else ends the hand
     push_risk: float  # expected deal-in cost of a tile let go while pushing
     fold_cost: float  # of folding: running out of safe tiles
-    for_place: float  # how much the match's places weigh against points now
+    spread: float  # of the scores at the match's end, as the hands left make it
+    place_scale: float  # points a place is worth
     safe: dict[int, set[int]]  # by threat: the kinds it cannot ron now
+    costs: dict[int, float] = field(default_factory=dict)  # of a deal-in, by threat
     risks: dict[int, float] = field(default_factory=dict)  # by kind, filled as asked
 
     @property
@@ -166,6 +181,20 @@ def han_points(han: float, dealer: bool) -> float:
         top = HAN_POINTS[min(low, len(HAN_POINTS) - 1)]
         points = top + (HAN_POINTS[high] - top) * (han - low)
     return points * (1.5 if dealer else 1.0)
+
+
+_NORMAL_PEAK = 1 / math.sqrt(2 * math.pi)
+
+
+def expected_place(scores: Sequence[float], seat: int, spread: float) -> float:
+    """The place ``seat`` can expect (1 = top) if each score moves by chance from
+    here on, a difference between two by ``spread`` (one standard deviation)."""
+    me = scores[seat]
+    place = 1.0
+    for i, s in enumerate(scores):
+        if i != seat:
+            place += 0.5 * (1.0 + math.erf((s - me) / (spread * math.sqrt(2))))
+    return place
 
 
 @lru_cache(maxsize=1 << 16)
@@ -350,7 +379,10 @@ class ExpertBot(DefensiveBot):
         chance = both if low and high else half if low or high else plain
         if self._walled(kind, out):
             chance *= 0.2
-        return chance
+        early = (t >> 2 for t, *_ in obs.discards[threat][:EARLY_TURNS])
+        if any(e < 27 and e // 9 == kind // 9 and 0 < abs(e - kind) <= 2 for e in early):
+            return chance * EARLY_NEAR
+        return chance * EARLY_FAR
 
     # ----------------------------------------------------------- what a hand is worth
 
@@ -487,7 +519,8 @@ class ExpertBot(DefensiveBot):
         mine = counts_of(obs.hand)
         out = [min(4, seen[k] + mine[k]) for k in range(NUM_KINDS)]
         hazard = BASE_HAZARD * (n - 1) + sum(THREAT_HAZARD * t.ready for t in threats)
-        return Scene(
+        spread, scale = self._place_spread(obs)
+        scene = Scene(
             obs,
             self._melds_of(obs),
             obs.live_left // n,
@@ -496,37 +529,65 @@ class ExpertBot(DefensiveBot):
             out,
             unseen=sum(4 - c for c in out),
             hazard=round(min(0.5, hazard), 3),
-            push_risk=sum(t.ready * t.cost * PUSH_DANGER for t in threats),
-            fold_cost=sum(t.ready * t.cost * FOLD_DANGER for t in threats),
-            for_place=self._for_place(obs),
+            push_risk=0.0,
+            fold_cost=0.0,
+            spread=spread,
+            place_scale=scale,
             safe={t.seat: self.cannot_ron(obs, t.seat) for t in threats},
         )
+        for t in threats:
+            cost = -self._placement(scene, -t.cost, t.seat)
+            scene.costs[t.seat] = cost
+            scene.push_risk += t.ready * cost * PUSH_DANGER
+            scene.fold_cost += t.ready * cost * FOLD_DANGER
+        return scene
 
-    def _placement(self, scene: Scene, value: float) -> float:
-        """Points as the match's last hands weigh them: by the places they move."""
-        weight = scene.for_place
-        if not weight or value == 0:
+    def _placement(self, scene: Scene, value: float, gainer: int | None = None) -> float:
+        """Points as the match weighs them: by the places they move (``gainer``: the
+        seat that wins what this seat loses, when known). In the last hand a place is
+        PLACE_POINTS; before it, each place is as likely as the hands left make it."""
+        if value == 0:
             return value
         obs = scene.obs
         assert obs.seat is not None
-        me = obs.scores[obs.seat]
-        others = [s for i, s in enumerate(obs.scores) if i != obs.seat]
-        place_now = sum(1 for s in others if s > me)
-        if value > 0:
-            place_after = sum(1 for s in others if s > me + value)
+        after: list[float] = list(obs.scores)
+        after[obs.seat] += value
+        if gainer is not None:
+            after[gainer] -= value
         else:
-            place_after = sum(1 for s in others if s >= me + value)
-        for_place = 0.3 * value + PLACE_POINTS * (place_now - place_after)
-        return (1 - weight) * value + weight * for_place
+            # a win is paid by the others, a loss won by them: a share each, on average
+            n = len(after)
+            for i in range(n):
+                if i != obs.seat:
+                    after[i] -= value / (n - 1)
+        if not scene.spread:
+            me = after[obs.seat]
+            place_now = sum(
+                1 for i, s in enumerate(obs.scores) if i != obs.seat and s > obs.scores[obs.seat]
+            )
+            if value > 0:
+                place_after = sum(1 for i, s in enumerate(after) if i != obs.seat and s > me)
+            else:
+                place_after = sum(1 for i, s in enumerate(after) if i != obs.seat and s >= me)
+            return 0.3 * value + scene.place_scale * (place_now - place_after)
+        gain = expected_place(obs.scores, obs.seat, scene.spread) - expected_place(
+            after, obs.seat, scene.spread
+        )
+        return scene.place_scale * gain
 
-    def _for_place(self, obs: Observation) -> float:
-        """1 in the match's last hand, else 0 (weighing the hand before the last by
-        places too measured no better in the arenas)."""
+    def _place_spread(self, obs: Observation) -> tuple[float, float]:
+        """(the spread of the scores at the match's end, the points a place is worth):
+        in the match's last hand the spread is 0 and a place PLACE_POINTS."""
+        n = obs.rules.players
         rounds = {"one-hand": 0, "east": 1, "south": 2}.get(obs.rules.length.value, 2)
-        if rounds == 0:
-            return 1.0  # the only hand is the last
-        last_round = obs.round_wind - EAST >= rounds - 1
-        return 1.0 if last_round and obs.dealer == obs.rules.players - 1 else 0.0
+        played = (obs.round_wind - EAST) * n + obs.dealer
+        left = rounds * n - played - 1
+        if left <= 0:
+            return 0.0, PLACE_POINTS
+        # a point won is a point from the others too: at the start, n - 1 of them
+        # each fall 1 / (n - 1) behind, and a point is worth a point
+        scale = PLACE_SPREAD * math.sqrt(rounds * n - 1) / (_NORMAL_PEAK * n)
+        return PLACE_SPREAD * math.sqrt(left), scale
 
     def _going_on(
         self,
@@ -555,11 +616,12 @@ class ExpertBot(DefensiveBot):
         risk = scene.risks.get(kind)
         if risk is None:
             obs = scene.obs
-            cost = sum(
-                t.ready * t.cost * self.deal_in(obs, t.seat, kind, scene.out, scene.safe[t.seat])
+            risk = scene.risks[kind] = sum(
+                t.ready
+                * scene.costs[t.seat]
+                * self.deal_in(obs, t.seat, kind, scene.out, scene.safe[t.seat])
                 for t in scene.threats
             )
-            risk = scene.risks[kind] = -self._placement(scene, -cost) if cost else 0.0
         return risk
 
     def _options(
