@@ -584,8 +584,8 @@ class ExpertBot(DefensiveBot):
         left = rounds * n - played - 1
         if left <= 0:
             return 0.0, PLACE_POINTS
-        # a point won is a point from the others too: at the start, n - 1 of them
-        # each fall 1 / (n - 1) behind, and a point is worth a point
+        # a point won takes 1 / (n - 1) from each other seat, so it moves each
+        # difference by n / (n - 1): so scaled, a point is worth a point at the start
         scale = PLACE_SPREAD * math.sqrt(rounds * n - 1) / (_NORMAL_PEAK * n)
         return PLACE_SPREAD * math.sqrt(left), scale
 
