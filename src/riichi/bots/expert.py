@@ -13,12 +13,12 @@ a hand further off is valued by the han it can still reach (dora, red fives,
 value honours, all simples, a flush). Danger is a chance per tile for each
 opponent who may be tenpai: genbutsu and tiles let go since its riichi (or,
 without one, since its last discard), suji, walls and honours left, tiles near its
-first discards, weighted by
-how likely that opponent is ready (by its turn and calls, and what its last
-discards tell: drawn tiles let go, a middle tile from the hand, a safe tile after
-a riichi) and what its hand is worth. Points are weighed by the places they move:
-in the match's last hand for sure, before it as likely as the hands still to come
-make it (a deal-in lifts the seat that wins it, a win lowers the others).
+first discards, weighted by how likely that opponent is ready (by its turn and
+calls, and what its last discards tell: drawn tiles let go, a middle tile from the
+hand, a safe tile after a riichi) and what its hand is worth. Points are weighed by
+the places they move: in the match's last hand for sure, before it as likely as the
+hands still to come make it (a deal-in lifts the seat that wins it, a win lowers the
+others).
 
 Everything is a function of the observation and the seed: the same situation
 is played the same way.
@@ -79,13 +79,6 @@ FOLD_DANGER = 0.05
 # hands open: an honour by copies left (0..4); a number tile by rank from the edge
 # (1-9, 2-8, 3-7, 4-6, 5) without suji, with one suji, with both (4-6 and 5 only).
 HONOR_DANGER = (0.0, 0.003, 0.012, 0.035, 0.04)
-# A number tile within two of one of the threat's first discards, in its suit, deals
-# in about 0.6 as often as the tables say; one that is not, about 1.15 as often (the
-# hand had no use for that stretch early on; counted the same way, alike for riichi,
-# open and silent hands).
-EARLY_TURNS = 6
-EARLY_NEAR = 0.6
-EARLY_FAR = 1.15
 NUMBER_DANGER = (
     (0.06, 0.01, 0.01),
     (0.075, 0.04, 0.04),
@@ -93,6 +86,13 @@ NUMBER_DANGER = (
     (0.10, 0.07, 0.02),
     (0.15, 0.13, 0.05),
 )
+# A number tile within two of one of the threat's first discards, in its suit, deals
+# in about 0.6 as often as the tables say; one that is not, about 1.15 as often (the
+# hand had no use for that stretch early on; counted the same way, alike for riichi,
+# open and silent hands).
+EARLY_TURNS = 6
+EARLY_NEAR = 0.6
+EARLY_FAR = 1.15
 # The chance an opponent is tenpai by its turn (in threes: 0-2, 3-5, .. 18+), counted
 # the same way: a closed hand without riichi; an open one by its calls (1, 2, 3, 4);
 # two calls showing a yaku and value.
@@ -153,6 +153,7 @@ class Scene:
     fold_cost: float  # of folding: running out of safe tiles
     spread: float  # of the scores at the match's end, as the hands left make it
     place_scale: float  # points a place is worth
+    place_now: float  # the place to expect as the scores stand
     safe: dict[int, set[int]]  # by threat: the kinds it cannot ron now
     costs: dict[int, float] = field(default_factory=dict)  # of a deal-in, by threat
     risks: dict[int, float] = field(default_factory=dict)  # by kind, filled as asked
@@ -184,6 +185,15 @@ def han_points(han: float, dealer: bool) -> float:
 
 
 _NORMAL_PEAK = 1 / math.sqrt(2 * math.pi)
+
+
+def place_of(scores: Sequence[float], seat: int, ties: bool = False) -> float:
+    """``seat``'s place (1 = top) by ``scores``; with ``ties``, a level seat counts
+    as ahead."""
+    me = scores[seat]
+    return 1.0 + sum(
+        1 for i, s in enumerate(scores) if i != seat and (s > me or (ties and s == me))
+    )
 
 
 def expected_place(scores: Sequence[float], seat: int, spread: float) -> float:
@@ -520,6 +530,10 @@ class ExpertBot(DefensiveBot):
         out = [min(4, seen[k] + mine[k]) for k in range(NUM_KINDS)]
         hazard = BASE_HAZARD * (n - 1) + sum(THREAT_HAZARD * t.ready for t in threats)
         spread, scale = self._place_spread(obs)
+        if spread:
+            place_now = expected_place(obs.scores, obs.seat, spread)
+        else:
+            place_now = place_of(obs.scores, obs.seat)
         scene = Scene(
             obs,
             self._melds_of(obs),
@@ -533,6 +547,7 @@ class ExpertBot(DefensiveBot):
             fold_cost=0.0,
             spread=spread,
             place_scale=scale,
+            place_now=place_now,
             safe={t.seat: self.cannot_ron(obs, t.seat) for t in threats},
         )
         for t in threats:
@@ -560,20 +575,13 @@ class ExpertBot(DefensiveBot):
             for i in range(n):
                 if i != obs.seat:
                     after[i] -= value / (n - 1)
-        if not scene.spread:
-            me = after[obs.seat]
-            place_now = sum(
-                1 for i, s in enumerate(obs.scores) if i != obs.seat and s > obs.scores[obs.seat]
+        if scene.spread:
+            return scene.place_scale * (
+                scene.place_now - expected_place(after, obs.seat, scene.spread)
             )
-            if value > 0:
-                place_after = sum(1 for i, s in enumerate(after) if i != obs.seat and s > me)
-            else:
-                place_after = sum(1 for i, s in enumerate(after) if i != obs.seat and s >= me)
-            return 0.3 * value + scene.place_scale * (place_now - place_after)
-        gain = expected_place(obs.scores, obs.seat, scene.spread) - expected_place(
-            after, obs.seat, scene.spread
-        )
-        return scene.place_scale * gain
+        # a loss that only draws level is taken as the place lost
+        place_after = place_of(after, obs.seat, ties=value < 0)
+        return 0.3 * value + scene.place_scale * (scene.place_now - place_after)
 
     def _place_spread(self, obs: Observation) -> tuple[float, float]:
         """(the spread of the scores at the match's end, the points a place is worth):
