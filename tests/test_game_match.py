@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from game_helpers import random_action
-from riichi.game import HandResult, Match
+from riichi.game import HandResult, Match, MatchStart
 from riichi.rules import Length, RuleSet, Settlement, find_ruleset
 
 
@@ -162,3 +162,20 @@ def test_dealer_rotation_and_honba() -> None:
         _, _, prev_dealer, prev_honba = prev
         assert dealer == (prev_dealer if repeat else (prev_dealer + 1) % 4)
         assert honba == (prev_honba + 1 if repeat or kind != "win" else 0)
+
+
+def test_a_copy_plays_on_alone_from_the_same_place() -> None:
+    rng = random.Random(5)
+    start = MatchStart(scores=(30000, 20000, 25000, 25000), round_index=1, dealer=2, honba=1)
+    match = Match(ONLINE, 7, start=start)
+    for _ in range(150):  # well into the second hand or later
+        seat, actions = next(iter(match.legal_actions().items()))
+        match.apply(seat, random_action(rng, actions))
+    twin = match.copy()
+    assert [e.to_dict() for e in twin.events] == [e.to_dict() for e in match.events]
+    assert twin.scores == match.scores and twin.legal_actions() == match.legal_actions()
+    events = len(match.events)
+    while len(twin.results) == len(match.results):  # play the copy to the hand's end
+        seat, actions = next(iter(twin.legal_actions().items()))
+        twin.apply(seat, random_action(rng, actions))
+    assert len(match.events) == events and len(twin.events) > events

@@ -7,7 +7,6 @@ actions): ``Match.replay`` rebuilds it event for event.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import math
 from collections.abc import Iterable, Sequence
@@ -76,6 +75,7 @@ class Match:
             raise ValueError(f"{rules.name} is played by {n} players, got {len(self.players)}")
         self._walls = list(walls) if walls is not None else None
         at = start or MatchStart(scores=(rules.start_points,) * n)
+        self._start = at
         if len(at.scores) != n:
             raise ValueError(f"start scores need {n} values, got {len(at.scores)}")
         self.scores = list(at.scores)
@@ -123,8 +123,12 @@ class Match:
         return observe(self, seat)
 
     def copy(self) -> Match:
-        """An independent copy (for search)."""
-        return copy.deepcopy(self)
+        """An independent copy (for search): the same start replayed action by action.
+        Compiled classes cannot be deep-copied, and a replay is the same either way."""
+        match = Match(self.rules, self.seed, self.players, self._walls, self._start)
+        for seat, action in self.actions:
+            match.apply(seat, action)
+        return match
 
     def record(self) -> dict[str, Any]:
         """Our own record: the full RuleSet, seed, players, actions, events and standings."""
