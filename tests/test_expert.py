@@ -84,20 +84,29 @@ def test_what_went_by_since_an_open_hands_last_discard_is_safe_from_it_for_now()
     assert bot.cannot_ron(later, 2) == {d[0] >> 2 for d in later.discards[2]}
 
 
-def test_a_hand_that_lets_a_safe_tile_go_after_a_riichi_reads_as_folding() -> None:
+def seat_1_riichi(hands: list[str], draws: list[str], quiet_turns: int) -> Match:
+    """``quiet_turns`` turns of drawn tiles let go, then the dealer lets one more go and
+    seat 1 declares riichi on its draw."""
     from test_game_rules import pass_others, tsumogiri
+
+    m = start(hands, draws)
+    for _ in range(quiet_turns):
+        for seat in range(4):
+            tsumogiri(m, seat)
+    tsumogiri(m, 0)
+    m.apply(1, Action(ActionType.RIICHI, m.kyoku.drawn))
+    pass_others(m)
+    return m
+
+
+def test_a_hand_that_lets_a_safe_tile_go_after_a_riichi_reads_as_folding() -> None:
+    from test_game_rules import tsumogiri
 
     def after_riichi(seat_2_draws: str) -> Observation:
         # five quiet turns, then seat 1 declares riichi on a 5p and seat 2 lets go a tile
         hands = ["456p258m369s2346z", "234567m234p6799s", "", ""]
         quiet = [kind for kind in ("1m", "1p", "1s", "5z", "7z") for _ in range(4)]
-        m = start(hands, [*quiet, "8p", "5p", seat_2_draws])
-        for _ in range(5):
-            for seat in range(4):
-                tsumogiri(m, seat)
-        tsumogiri(m, 0)
-        m.apply(1, Action(ActionType.RIICHI, m.kyoku.drawn))
-        pass_others(m)
+        m = seat_1_riichi(hands, [*quiet, "8p", "5p", seat_2_draws], 5)
         tsumogiri(m, 2)
         return observe(m, 3)
 
@@ -228,17 +237,12 @@ def test_a_tile_near_one_of_a_riichis_first_discards_is_read_as_safer() -> None:
 
 
 def test_folding_between_equally_safe_tiles_keeps_the_hand_that_plays_on() -> None:
-    from test_game_rules import pass_others, tsumogiri
+    from test_game_rules import tsumogiri
 
     # seat 1 lets a 5z go, then declares riichi on a 7s; the dealer, three from tenpai,
     # draws a 5z: the 5z and the 7s are both genbutsu, but the 7s breaks its 78s
     hands = ["123m456p78s12346z", "234567m234p6799s", "", ""]
-    m = start(hands, ["7z", "5z", "", "", "1m", "7s", "", "", "5z"])
-    for seat in range(4):
-        tsumogiri(m, seat)
-    tsumogiri(m, 0)
-    m.apply(1, Action(ActionType.RIICHI, m.kyoku.drawn))
-    pass_others(m)
+    m = seat_1_riichi(hands, ["7z", "5z", "", "", "1m", "7s", "", "", "5z"], 1)
     tsumogiri(m, 2)
     tsumogiri(m, 3)
     obs = observe(m, 0)
