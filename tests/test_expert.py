@@ -234,19 +234,3 @@ def test_a_tile_near_one_of_a_riichis_first_discards_is_read_as_safer() -> None:
     )
     assert 0 < near < far
     assert abs(near / far - EARLY_NEAR / EARLY_FAR) < 1e-9
-
-
-def test_folding_between_equally_safe_tiles_keeps_the_hand_that_plays_on() -> None:
-    from test_game_rules import tsumogiri
-
-    # seat 1 lets a 5z go, then declares riichi on a 7s; the dealer, three from tenpai,
-    # draws a 5z: the 5z and the 7s are both genbutsu, but the 7s breaks its 78s
-    hands = ["123m456p78s12346z", "234567m234p6799s", "", ""]
-    m = seat_1_riichi(hands, ["7z", "5z", "", "", "1m", "7s", "", "", "5z"], 1)
-    tsumogiri(m, 2)
-    tsumogiri(m, 3)
-    obs = observe(m, 0)
-    for seed in range(8):  # not a tie-break by the seed
-        action = ExpertBot(seed).act(obs)
-        assert action.type is ActionType.DISCARD and action.tile is not None
-        assert action.tile >> 2 == parse_kind("5z")

@@ -5,8 +5,7 @@ Each way to go on (a discard, a riichi, a call or a pass) is valued as
     the chance of winning x what the win is worth
     - the chance of dealing in now and later x what that costs,
 
-against folding, which costs only the tiles let go while folding (of tiles as safe,
-the one let go leaves the hand worth most played on). The chance of
+against folding, which costs only the tiles let go while folding. The chance of
 winning comes from the shanten and live acceptance after the choice, the draws
 left, and how likely someone else ends the hand first; what a tenpai hand is
 worth comes from the scorer itself (each wait, ron and tsumo, riichi or not);
@@ -606,15 +605,19 @@ class ExpertBot(DefensiveBot):
         value: float,
         ron: float,
         draws: int,
+        locked: bool = False,
     ) -> float:
-        """The worth of playing a hand on to the end: win x value - the risk of the
-        discards to come."""
+        """The worth of playing on from a hand: win x value - the risk of the discards
+        to come; folding instead when that is worth more (not after a riichi)."""
         chance, turns, ready = win_chance(
             shanten, acceptance, draws, scene.unseen, round(ron, 2), scene.hazard
         )
         push = chance * (self._placement(scene, value) + SPEED_POINTS)
         push += ready * TENPAI_POINTS
-        return push - turns * scene.push_risk
+        push -= turns * scene.push_risk
+        if locked:
+            return push
+        return max(push, -scene.fold_cost)
 
     def _now_risk(self, scene: Scene, kind: int) -> float:
         """What letting ``kind`` go now is expected to cost in deal-ins."""
@@ -637,11 +640,9 @@ class ExpertBot(DefensiveBot):
         closed: bool,
         draws: int,
         banned: int = 0,
-    ) -> list[tuple[float, float, int, float]]:
-        """(worth as a discard, worth as a riichi, kind, worth played on) for each kind
-        to let go. Only the fastest discards play on; the others are worth folding with.
-        The last breaks ties between tiles as safe: the hand kept is the one to play on
-        should folding end."""
+    ) -> list[tuple[float, float, int]]:
+        """(worth as a discard, worth as a riichi, kind) for each kind to let go. Only
+        the fastest discards play on; the others are worth folding with."""
         rows: list[DiscardOption] = list(ukeire(counts_of(hand), scene.seen, len(melds)).discards)
         best = min(r.shanten for r in rows)
         red_fives = scene.obs.rules.red_fives
@@ -651,15 +652,15 @@ class ExpertBot(DefensiveBot):
                 continue
             risk = self._now_risk(scene, row.discard)
             if row.shanten > best:
-                out.append((-scene.fold_cost - risk, float("-inf"), row.discard, float("-inf")))
+                out.append((-scene.fold_cost - risk, float("-inf"), row.discard))
                 continue
             rest = list(hand)
             # let a plain copy go before a red five
             copies = [t for t in rest if t >> 2 == row.discard]
             copies.sort(key=lambda t: is_red(t, red_fives))
             rest.remove(copies[0])
-            worth, riichi_worth, push = self._worth(scene, rest, melds, closed, row, draws)
-            out.append((worth - risk, riichi_worth - risk, row.discard, push - risk))
+            worth, riichi_worth = self._worth(scene, rest, melds, closed, row, draws)
+            out.append((worth - risk, riichi_worth - risk, row.discard))
         return out
 
     def _worth(
@@ -670,10 +671,9 @@ class ExpertBot(DefensiveBot):
         closed: bool,
         shape: DiscardOption | Ukeire,
         draws: int,
-    ) -> tuple[float, float, float]:
-        """(worth played silent, worth as a riichi or -inf, worth played silent to the
-        end) of a hand between draws, whose shanten, waits or acceptance and live count
-        ``shape`` gives. Silent play folds when that is worth more; a riichi cannot."""
+    ) -> tuple[float, float]:
+        """(worth played silent, worth as a riichi or -inf) of a hand between draws,
+        whose shanten, waits or acceptance and live count ``shape`` gives."""
         obs = scene.obs
         if shape.shanten > 0:
             reds = sum(1 for t in hand if is_red(t, obs.rules.red_fives))
@@ -681,25 +681,24 @@ class ExpertBot(DefensiveBot):
                 self._rough_han(obs, counts_of(hand), melds, reds), obs.dealer == obs.seat
             )
             ron = RON_DECLARED if closed else RON_SILENT
-            push = self._going_on(scene, shape.shanten, shape.tiles, value, ron, draws)
-            return max(push, -scene.fold_cost), float("-inf"), push
+            return self._going_on(scene, shape.shanten, shape.tiles, value, ron, draws), float(
+                "-inf"
+            )
         live = [4 - c for c in scene.out]
         value, ron = self._tenpai_value(obs, hand, melds, shape.kinds, live, False, RON_SILENT)
-        push = self._going_on(scene, 0, shape.tiles, value, ron, draws)
-        silent = max(push, -scene.fold_cost)
+        silent = self._going_on(scene, 0, shape.tiles, value, ron, draws)
         if not closed:
-            return silent, float("-inf"), push
+            return silent, float("-inf")
         value, ron = self._tenpai_value(obs, hand, melds, shape.kinds, live, True, RON_DECLARED)
-        locked = self._going_on(scene, 0, shape.tiles, value, ron, draws)
-        return silent, locked - RIICHI_STICK, push
+        locked = self._going_on(scene, 0, shape.tiles, value, ron, draws, locked=True)
+        return silent, locked - RIICHI_STICK
 
     def _stay(self, scene: Scene) -> float:
         """The worth of the hand as it is, before a draw (passing on a call)."""
         hand, melds = scene.obs.hand, scene.melds
         assert hand is not None
         now = ukeire(counts_of(hand), scene.seen, len(melds))
-        silent, riichi, _ = self._worth(scene, hand, melds, scene.closed, now, scene.draws)
-        return max(silent, riichi)
+        return max(self._worth(scene, hand, melds, scene.closed, now, scene.draws))
 
     def _best_discard(self, scene: Scene) -> Action:
         obs = scene.obs
@@ -713,16 +712,16 @@ class ExpertBot(DefensiveBot):
             riichis = {
                 a.tile >> 2 for a in obs.legal if a.type is ActionType.RIICHI and a.tile is not None
             }
-        scored: list[tuple[float, float, bytes, int, bool]] = []
-        for worth, riichi_worth, kind, push in options:
+        scored: list[tuple[float, bytes, int, bool]] = []
+        for worth, riichi_worth, kind in options:
             if kind in riichis and riichi_worth >= worth:
-                scored.append((riichi_worth, riichi_worth, self._chance(obs, kind), kind, True))
+                scored.append((riichi_worth, self._chance(obs, kind), kind, True))
             elif kind in discards:
-                scored.append((worth, push, self._chance(obs, kind), kind, False))
+                scored.append((worth, self._chance(obs, kind), kind, False))
         if not scored:  # a riichi lock narrowed the choice to the drawn tile
             return self._discard(obs)
-        scored.sort(key=lambda x: (-x[0], -x[1], x[2]))
-        _, _, _, kind, riichi = scored[0]
+        scored.sort(key=lambda x: (-x[0], x[1]))
+        _, _, kind, riichi = scored[0]
         wanted = ActionType.RIICHI if riichi else ActionType.DISCARD
         choices = [
             a for a in obs.legal if a.type is wanted and a.tile is not None and a.tile >> 2 == kind
