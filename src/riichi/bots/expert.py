@@ -37,6 +37,7 @@ from riichi.game import Action, ActionType, Observation
 from riichi.game.kyoku import kuikae_mask
 from riichi.hand import ukeire
 from riichi.hand.waits import DiscardOption, Ukeire
+from riichi.rules import Length
 from riichi.scoring import Meld, MeldType, WinContext, score_if_yaku
 from riichi.tiles import (
     DRAGONS,
@@ -200,10 +201,11 @@ def expected_place(scores: Sequence[float], seat: int, spread: float) -> float:
     """The place ``seat`` can expect (1 = top) if each score moves by chance from
     here on, a difference between two by ``spread`` (one standard deviation)."""
     me = scores[seat]
+    width = spread * math.sqrt(2)
     place = 1.0
     for i, s in enumerate(scores):
         if i != seat:
-            place += 0.5 * (1.0 + math.erf((s - me) / (spread * math.sqrt(2))))
+            place += 0.5 * (1.0 + math.erf((s - me) / width))
     return place
 
 
@@ -587,7 +589,7 @@ class ExpertBot(DefensiveBot):
         """(the spread of the scores at the match's end, the points a place is worth):
         in the match's last hand the spread is 0 and a place PLACE_POINTS."""
         n = obs.rules.players
-        rounds = {"one-hand": 0, "east": 1, "south": 2}.get(obs.rules.length.value, 2)
+        rounds = {Length.ONE_HAND: 0, Length.EAST: 1, Length.SOUTH: 2}[obs.rules.length]
         played = (obs.round_wind - EAST) * n + obs.dealer
         left = rounds * n - played - 1
         if left <= 0:

@@ -125,10 +125,9 @@ class Match:
     def copy(self) -> Match:
         """An independent copy (for search): the same start replayed action by action.
         Compiled classes cannot be deep-copied, and a replay is the same either way."""
-        match = Match(self.rules, self.seed, self.players, self._walls, self._start)
-        for seat, action in self.actions:
-            match.apply(seat, action)
-        return match
+        return Match.replay(
+            self.rules, self.seed, self.actions, self.players, self._walls, self._start
+        )
 
     def record(self) -> dict[str, Any]:
         """Our own record: the full RuleSet, seed, players, actions, events and standings."""
@@ -164,10 +163,7 @@ class Match:
                 actions.append((int(seat), Action.from_dict(data)))
         except (KeyError, TypeError, ValueError) as exc:
             raise IllegalActionError(f"malformed record: {exc}") from None
-        match = cls(rules, record["seed"], record.get("players"), walls=walls)
-        for seat, action in actions:
-            match.apply(seat, action)
-        return match
+        return cls.replay(rules, record["seed"], actions, record.get("players"), walls)
 
     @classmethod
     def replay(
@@ -176,8 +172,11 @@ class Match:
         seed: int | str,
         actions: Iterable[tuple[int, Action]],
         players: Sequence[str] | None = None,
+        walls: Sequence[Wall] | None = None,
+        start: MatchStart | None = None,
     ) -> Match:
-        match = cls(rules, seed, players)
+        """The match these actions make from this start, event for event."""
+        match = cls(rules, seed, players, walls, start)
         for seat, action in actions:
             match.apply(seat, action)
         return match
