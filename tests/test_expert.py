@@ -234,3 +234,37 @@ def test_a_tile_near_one_of_a_riichis_first_discards_is_read_as_safer() -> None:
     )
     assert 0 < near < far
     assert abs(near / far - EARLY_NEAR / EARLY_FAR) < 1e-9
+
+
+def test_in_the_last_hand_the_last_seat_lets_pass_a_win_that_leaves_it_last() -> None:
+    from game_helpers import arranged_wall
+    from test_game_rules import pass_others, tsumogiri
+
+    def all_last(scores: tuple[int, ...], round_index: int = 1) -> Match:
+        # seat 3 deals; seat 0 waits on 2m-5m with all simples and pinfu: 2,000 on a
+        # ron, 700/1,300 by tsumo. The dealer and then seat 1 draw a 2m and let it go.
+        hands = ["119m111p111s3444z", "34m234p678p678s22s", "", ""]
+        wall = arranged_wall(hands, ["2m", "", "2m"], dora=["1z"])
+        m = Match(
+            find_ruleset("online"), 0, walls=[wall] * 3, start=MatchStart(scores, round_index, 3)
+        )
+        m.apply(3, Action(ActionType.DISCARD, m.kyoku.drawn))
+        return m
+
+    def answer(m: Match) -> ActionType:
+        obs = observe(m, 0)
+        assert any(a.type is ActionType.RON for a in obs.legal)
+        return ExpertBot(0).act(obs).type
+
+    # South 4: seat 0 on 16,000 and seat 1 on 19,500. A ron off the dealer leaves seat 0
+    # last on 18,000 and ends the match, as would a tsumo; a ron off seat 1 lifts it.
+    close = (16000, 19500, 34000, 30500)
+    m = all_last(close)
+    assert answer(m) is ActionType.PASS
+    pass_others(m)
+    tsumogiri(m, 0)  # the seat's own discard ends its furiten on the 2m let pass
+    m.apply(1, Action(ActionType.DISCARD, m.kyoku.drawn))
+    assert answer(m) is ActionType.RON  # off seat 1: 18,000 against 17,500
+    # a win is taken when no way of winning lifts the seat, and before the last hand
+    assert answer(all_last((10000, 25500, 34000, 30500))) is ActionType.RON
+    assert answer(all_last(close, round_index=0)) is ActionType.RON

@@ -18,7 +18,8 @@ calls, and what its last discards tell: drawn tiles let go, a middle tile from t
 hand, a safe tile after a riichi) and what its hand is worth. Points are weighed by
 the places they move: in the match's last hand for sure, before it as likely as the
 hands still to come make it (a deal-in lifts the seat that wins it, a win lowers the
-others).
+others). In the last hand a win that leaves the seat last is let pass when the same
+hand won another way would lift it.
 
 Everything is a function of the observation and the seed: the same situation
 is played the same way.
@@ -257,7 +258,7 @@ class ExpertBot(DefensiveBot):
         obs = observation
         legal = obs.legal
         taken = self._win_or_abort(obs)
-        if taken is not None:
+        if taken is not None and not self._win_to_pass(obs, taken):
             return taken
         types = {a.type for a in legal}
         if ActionType.KITA in types:  # a North set aside is a dora and a free draw
@@ -270,6 +271,76 @@ class ExpertBot(DefensiveBot):
             if kan is not None:
                 return kan
         return self._best_discard(scene)
+
+    # ----------------------------------------------------------- a win let pass
+
+    def _win_to_pass(self, obs: Observation, win: Action) -> bool:
+        """Whether to let ``win`` pass: it ends the match with this seat still last
+        (a riichi's even at twice its value, for the ura it may turn up), while the
+        same hand won another way (by tsumo, or off another seat while not furiten)
+        would lift it. In the match's last hand only the place counts, and from last
+        place there is none to lose."""
+        if win.type not in (ActionType.TSUMO, ActionType.RON) or win.tile is None:
+            return False
+        assert obs.hand is not None and obs.seat is not None
+        seat, n, tile = obs.seat, obs.rules.players, win.tile
+        if seat == obs.dealer or self._place_spread(obs)[0]:
+            return False  # a dealer's win plays on; before the last hand points count
+        tsumo = win.type is ActionType.TSUMO
+        riichi = obs.riichi[seat]
+        hand = list(obs.hand)
+        if tsumo:
+            hand.remove(tile)
+        melds = self._melds_of(obs)
+        river = obs.discards[seat]
+        order = discard_order(obs)
+        mine = order.index((seat, len(river) - 1)) if river else len(order)
+        ippatsu = (
+            riichi
+            and declared_at(river) == len(river) - 1
+            and not any(obs.discards[s][i][3] for s, i in order[mine:])
+        )
+        robbed = not tsumo and any(tile in tiles for tiles in obs.meld_tiles[obs.current])
+
+        def after(discarder: int | None, now: bool = False, times: int = 1) -> list[int] | None:
+            ctx = WinContext(
+                tsumo=discarder is None,
+                seat=seat,
+                dealer=obs.dealer,
+                discarder=discarder,
+                round_wind=obs.round_wind,
+                riichi=riichi,
+                ippatsu=now and ippatsu,
+                chankan=now and robbed,
+                haitei=now and tsumo and obs.live_left == 0,
+                houtei=now and not tsumo and obs.live_left == 0,
+                dora_indicators=obs.dora_indicators,
+                honba=obs.honba,
+                riichi_sticks=obs.sticks,
+                kita=len(obs.kita[seat]),
+            )
+            result = score_if_yaku(hand, tile, melds, ctx, obs.rules)
+            if result is None:
+                return None
+            return [s + times * d for s, d in zip(obs.scores, result.deltas, strict=True)]
+
+        def last(scores: Sequence[int] | None) -> bool:
+            # ties go to the seat nearer the first dealer; no yaku, no win
+            return scores is None or all(
+                (s, -i) > (scores[seat], -seat) for i, s in enumerate(scores) if i != seat
+            )
+
+        source = None if tsumo else obs.current
+        scores = after(source, now=True)
+        target = obs.rules.extension_target
+        if scores is None or not last(after(source, now=True, times=2 if riichi else 1)):
+            return False  # it lifts the seat
+        if target is not None and max(scores) < target:
+            return False  # the match plays on: the points still count
+        waits = ukeire(counts_of(hand), visible_counts(obs), len(melds)).kinds
+        furiten = any(t >> 2 in waits for t, *_ in river) or (riichi and not tsumo)
+        others = [] if furiten else [i for i in range(n) if i != seat]
+        return any(not last(after(s)) for s in [None, *others])
 
     # ----------------------------------------------------------- who may win
 
