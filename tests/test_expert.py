@@ -268,3 +268,5 @@ def test_in_the_last_hand_the_last_seat_lets_pass_a_win_that_leaves_it_last() ->
     # a win is taken when no way of winning lifts the seat, and before the last hand
     assert answer(all_last((10000, 25500, 34000, 30500))) is ActionType.RON
     assert answer(all_last(close, round_index=0)) is ActionType.RON
+    # and when nobody would be on 30,000, so that the match goes on to the West
+    assert answer(all_last((20000, 23500, 28000, 28500))) is ActionType.RON
