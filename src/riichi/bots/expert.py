@@ -249,6 +249,39 @@ def win_chance(
     return chance[steps], turns[steps], ready[steps]
 
 
+def win_context(
+    obs: Observation,
+    discarder: int | None,
+    riichi: bool,
+    *,
+    honba: int = 0,
+    sticks: int = 0,
+    ippatsu: bool = False,
+    chankan: bool = False,
+    last_tile: bool = False,
+) -> WinContext:
+    """How the seat would win, off ``discarder`` (None: by tsumo), with what the table
+    shows; ``last_tile``: on the wall's last tile (haitei by tsumo, houtei by ron)."""
+    assert obs.seat is not None
+    tsumo = discarder is None
+    return WinContext(
+        tsumo=tsumo,
+        seat=obs.seat,
+        dealer=obs.dealer,
+        discarder=discarder,
+        round_wind=obs.round_wind,
+        riichi=riichi,
+        ippatsu=ippatsu,
+        chankan=chankan,
+        haitei=last_tile and tsumo,
+        houtei=last_tile and not tsumo,
+        dora_indicators=obs.dora_indicators,
+        honba=honba,
+        riichi_sticks=sticks,
+        kita=len(obs.kita[obs.seat]),
+    )
+
+
 class ExpertBot(DefensiveBot):
     """Plays each choice for the most expected points (seeded, keyed tie-breaks)."""
 
@@ -293,54 +326,44 @@ class ExpertBot(DefensiveBot):
             hand.remove(tile)
         melds = self._melds_of(obs)
         river = obs.discards[seat]
-        order = discard_order(obs)
-        mine = order.index((seat, len(river) - 1)) if river else len(order)
-        ippatsu = (
-            riichi
-            and declared_at(river) == len(river) - 1
-            and not any(obs.discards[s][i][3] for s, i in order[mine:])
-        )
-        robbed = not tsumo and any(tile in tiles for tiles in obs.meld_tiles[obs.current])
+        ippatsu = riichi and declared_at(river) == len(river) - 1
+        if ippatsu:  # unless a call came since the riichi
+            order = discard_order(obs)
+            since = order[order.index((seat, len(river) - 1)) :]
+            ippatsu = not any(obs.discards[s][i][3] for s, i in since)
 
-        def after(discarder: int | None, now: bool = False, times: int = 1) -> list[int] | None:
-            ctx = WinContext(
-                tsumo=discarder is None,
-                seat=seat,
-                dealer=obs.dealer,
-                discarder=discarder,
-                round_wind=obs.round_wind,
-                riichi=riichi,
-                ippatsu=now and ippatsu,
-                chankan=now and robbed,
-                haitei=now and tsumo and obs.live_left == 0,
-                houtei=now and not tsumo and obs.live_left == 0,
-                dora_indicators=obs.dora_indicators,
+        def deltas(discarder: int | None, now: bool = False) -> Sequence[int] | None:
+            ctx = win_context(
+                obs,
+                discarder,
+                riichi,
                 honba=obs.honba,
-                riichi_sticks=obs.sticks,
-                kita=len(obs.kita[seat]),
+                sticks=obs.sticks,
+                ippatsu=now and ippatsu,
+                chankan=now and not tsumo and any(tile in t for t in obs.meld_tiles[obs.current]),
+                last_tile=now and obs.live_left == 0,
             )
             result = score_if_yaku(hand, tile, melds, ctx, obs.rules)
-            if result is None:
-                return None
-            return [s + times * d for s, d in zip(obs.scores, result.deltas, strict=True)]
+            return None if result is None else result.deltas
 
-        def last(scores: Sequence[int] | None) -> bool:
-            # ties go to the seat nearer the first dealer; no yaku, no win
-            return scores is None or all(
-                (s, -i) > (scores[seat], -seat) for i, s in enumerate(scores) if i != seat
-            )
+        def after(won: Sequence[int], times: int = 1) -> list[int]:
+            return [s + times * d for s, d in zip(obs.scores, won, strict=True)]
 
-        source = None if tsumo else obs.current
-        scores = after(source, now=True)
-        target = obs.rules.extension_target
-        if scores is None or not last(after(source, now=True, times=2 if riichi else 1)):
+        def last(scores: Sequence[int]) -> bool:
+            # ties go to the seat nearer the first dealer
+            return all((s, -i) > (scores[seat], -seat) for i, s in enumerate(scores) if i != seat)
+
+        now = deltas(None if tsumo else obs.current, now=True)
+        if now is None or not last(after(now, 2 if riichi else 1)):
             return False  # it lifts the seat
-        if target is not None and max(scores) < target:
+        target = obs.rules.extension_target
+        if target is not None and max(after(now)) < target:
             return False  # the match plays on: the points still count
         waits = ukeire(counts_of(hand), visible_counts(obs), len(melds)).kinds
         furiten = any(t >> 2 in waits for t, *_ in river) or (riichi and not tsumo)
         others = [] if furiten else [i for i in range(n) if i != seat]
-        return any(not last(after(s)) for s in [None, *others])
+        ways = (deltas(s) for s in [None, *others])
+        return any(won is not None and not last(after(won)) for won in ways)
 
     # ----------------------------------------------------------- who may win
 
@@ -566,16 +589,7 @@ class ExpertBot(DefensiveBot):
                 if not tsumo and furiten:
                     values.append(0.0)
                     continue
-                ctx = WinContext(
-                    tsumo=tsumo,
-                    seat=obs.seat,
-                    dealer=obs.dealer,
-                    discarder=None if tsumo else (obs.seat + 1) % n,
-                    round_wind=obs.round_wind,
-                    riichi=riichi,
-                    dora_indicators=obs.dora_indicators,
-                    kita=len(obs.kita[obs.seat]),
-                )
+                ctx = win_context(obs, None if tsumo else (obs.seat + 1) % n, riichi)
                 result = score_if_yaku(list(hand), tile, melds, ctx, obs.rules)
                 values.append(0.0 if result is None else float(result.points))
             tsumo_value, ron_value = values
