@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from riichi.bots import Agent, make_bot
 from riichi.bots.arena import play_task, run, summarise, tasks
 from riichi.bots.defensive import discard_order
 from riichi.bots.expert import (
     EARLY_FAR,
     EARLY_NEAR,
+    OTHER_WIN,
+    PLACE_POINTS,
     ExpertBot,
     Scene,
     expected_place,
@@ -220,6 +224,26 @@ def test_late_in_a_match_points_are_weighed_by_the_places_they_move() -> None:
     # at the start, points are points
     start = scene_at((25000, 25000, 25000, 25000), 0, 0)
     assert abs(bot._placement(start, 1000) - 1000) < 50
+
+
+def test_a_win_is_weighed_against_the_hand_ended_by_others() -> None:
+    # South 4, the dealer (seat 3) leads by 2,000: another seat's win would likely
+    # take the top from it, so its own win, which ends that, is worth much more
+    close = scene_at((24000, 25000, 24000, 27000), 1, 3)
+    assert close.others_end < -PLACE_POINTS / 3
+    # leading by 40,000 it has nothing to fear from another's win
+    far = scene_at((15000, 15000, 15000, 55000), 1, 3)
+    assert close.others_end < far.others_end < 0 and abs(far.others_end) < 500
+    # last, it moves up when another seat's ron leaves the third seat below it
+    last = scene_at((35000, 30000, 20000, 15000), 1, 3)
+    assert last.others_end > 0
+    # at the start it pays its share of another's tsumo, on average
+    start = scene_at((25000, 25000, 25000, 25000), 0, 0)
+    assert -OTHER_WIN / 3 < start.others_end < 0
+    # which a win forestalls: the same hand is worth more to the close leader
+    bot = ExpertBot(0)
+    plain = dataclasses.replace(close, others_end=0.0)
+    assert bot._going_on(close, 0, 6, 2000, 1.9, 10) > bot._going_on(plain, 0, 6, 2000, 1.9, 10)
 
 
 def test_a_tile_near_one_of_a_riichis_first_discards_is_read_as_safer() -> None:
