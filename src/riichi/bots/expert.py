@@ -206,6 +206,12 @@ def place_of(scores: Sequence[float], seat: int, ties: bool = False) -> float:
     )
 
 
+def paid_by_all(players: int, winner: int, value: float) -> list[float]:
+    """Score changes when ``winner`` takes ``value`` from the others, a share each."""
+    share = value / (players - 1)
+    return [value if i == winner else -share for i in range(players)]
+
+
 def expected_place(scores: Sequence[float], seat: int, spread: float) -> float:
     """The place ``seat`` can expect (1 = top) if each score moves by chance from
     here on, a difference between two by ``spread`` (one standard deviation)."""
@@ -670,17 +676,14 @@ class ExpertBot(DefensiveBot):
                 value = threat.cost
             else:
                 value = OTHER_WIN * (1.5 if j == obs.dealer else 1.0)
-            tsumo = [0.0] * n
-            for i in range(n):
-                tsumo[i] = value if i == j else -value / (n - 1)
-            worth = OTHER_TSUMO * self._worth_after(scene, tsumo)
+            worth = OTHER_TSUMO * self._worth_after(scene, paid_by_all(n, j, value))
             payers = [k for k in range(n) if k not in (seat, j)]
             for k in payers:
                 ron = [0.0] * n
                 ron[j], ron[k] = value, -value
                 worth += (1 - OTHER_TSUMO) * self._worth_after(scene, ron) / len(payers)
             total += worth
-        ends = 1.0 - (1.0 - scene.hazard) ** max(scene.draws, 0)
+        ends = 1.0 - (1.0 - scene.hazard) ** scene.draws
         return ends * total / (n - 1)
 
     def _worth_after(self, scene: Scene, deltas: Sequence[float]) -> float:
@@ -705,16 +708,12 @@ class ExpertBot(DefensiveBot):
             return value
         obs = scene.obs
         assert obs.seat is not None
-        n = obs.rules.players
-        deltas = [0.0] * n
-        deltas[obs.seat] = value
-        if gainer is not None:
-            deltas[gainer] -= value
-        else:
+        if gainer is None:
             # a win is paid by the others, a loss won by them: a share each, on average
-            for i in range(n):
-                if i != obs.seat:
-                    deltas[i] -= value / (n - 1)
+            deltas = paid_by_all(obs.rules.players, obs.seat, value)
+        else:
+            deltas = [0.0] * obs.rules.players
+            deltas[obs.seat], deltas[gainer] = value, -value
         return self._worth_after(scene, deltas)
 
     def _place_spread(self, obs: Observation) -> tuple[float, float]:
