@@ -2,13 +2,14 @@
 
 Each rung plays two of one bot against two of the other on the same walls in
 every seating (duplicate), so luck of the deal cancels. The top rung, `expert`
-against `defensive`, plays ``--walls`` walls (x4 seatings: 1,000 walls are
-4,000 hanchans); the lower rungs a quarter as many. Per bot: average place with
+against `defensive`, plays ``--walls`` walls (x4 seatings: 2,000 walls are
+8,000 hanchans, for 95% intervals of about ±0.017 places); the lower rungs a
+quarter as many. Per bot: average place with
 its 95% interval, first and last rates, and the win, deal-in, riichi and call
 rates of its hands. Then the time `expert` takes per decision on one core.
 Not a test.
 
-    python bench/ladder.py [--walls 1000] [--rules online] [--jobs 2]
+    python bench/ladder.py [--walls 2000] [--rules online] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def decision_times(rules: str, seed: int, matches: int) -> list[float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--walls", type=int, default=1000)
+    parser.add_argument("--walls", type=int, default=2000)
     parser.add_argument("--rules", default="online")
     parser.add_argument("--seed", type=int, default=100_000)
     parser.add_argument("--jobs", type=int, default=2)
