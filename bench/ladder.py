@@ -4,10 +4,9 @@ Each rung plays two of one bot against two of the other on the same walls in
 every seating (duplicate), so luck of the deal cancels. The top rung, `expert`
 against `defensive`, plays ``--walls`` walls (x4 seatings: 2,000 walls are
 8,000 hanchans, for 95% intervals of about ±0.017 places); the lower rungs a
-quarter as many. Per bot: average place with
-its 95% interval, first and last rates, and the win, deal-in, riichi and call
-rates of its hands. Then the time `expert` takes per decision on one core.
-Not a test.
+quarter as many. Per bot: average place with its 95% interval, first and last
+rates, and the win, deal-in, riichi and call rates of its hands. Then the time
+`expert` takes per decision on one core. Not a test.
 
     python bench/ladder.py [--walls 2000] [--rules online] [--jobs 2]
 """

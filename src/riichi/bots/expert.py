@@ -212,6 +212,13 @@ def paid_by_all(players: int, winner: int, value: float) -> list[float]:
     return [value if i == winner else -share for i in range(players)]
 
 
+def paid_by_one(players: int, winner: int, payer: int, value: float) -> list[float]:
+    """Score changes when ``winner`` takes ``value`` from ``payer`` alone."""
+    deltas = [0.0] * players
+    deltas[winner], deltas[payer] = value, -value
+    return deltas
+
+
 def expected_place(scores: Sequence[float], seat: int, spread: float) -> float:
     """The place ``seat`` can expect (1 = top) if each score moves by chance from
     here on, a difference between two by ``spread`` (one standard deviation)."""
@@ -679,8 +686,7 @@ class ExpertBot(DefensiveBot):
             worth = OTHER_TSUMO * self._worth_after(scene, paid_by_all(n, j, value))
             payers = [k for k in range(n) if k not in (seat, j)]
             for k in payers:
-                ron = [0.0] * n
-                ron[j], ron[k] = value, -value
+                ron = paid_by_one(n, j, k, value)
                 worth += (1 - OTHER_TSUMO) * self._worth_after(scene, ron) / len(payers)
             total += worth
         ends = 1.0 - (1.0 - scene.hazard) ** scene.draws
@@ -708,13 +714,11 @@ class ExpertBot(DefensiveBot):
             return value
         obs = scene.obs
         assert obs.seat is not None
+        n = obs.rules.players
         if gainer is None:
             # a win is paid by the others, a loss won by them: a share each, on average
-            deltas = paid_by_all(obs.rules.players, obs.seat, value)
-        else:
-            deltas = [0.0] * obs.rules.players
-            deltas[obs.seat], deltas[gainer] = value, -value
-        return self._worth_after(scene, deltas)
+            return self._worth_after(scene, paid_by_all(n, obs.seat, value))
+        return self._worth_after(scene, paid_by_one(n, obs.seat, gainer, value))
 
     def _place_spread(self, obs: Observation) -> tuple[float, float]:
         """(the spread of the scores at the match's end, the points a place is worth):
