@@ -71,9 +71,9 @@ URA_FACTOR = 1.22
 
 # A chance per opponent turn that someone ends the hand first, and what a riichi
 # or a ready open hand adds to it. Set so that what a hand played on against such a
-# threat was expected to win matches what it won in played-out arena games; at 0.07
-# the expectation was about twice the result at tenpai and 1.6 times at one-shanten
-# (others fold against the threat too, so fewer of their discards give a ron).
+# threat expects to win comes near what such hands won (bench/calibration.py); at 0.07
+# it expected 1.4 to 2 times as much at tenpai and 1.2 to 1.6 times before it (others
+# fold against the threat too, so fewer of their discards give a ron).
 BASE_HAZARD = 0.012
 THREAT_HAZARD = 0.12
 # Danger: `deal_in` gives a chance per tile against a ready hand (the tables
