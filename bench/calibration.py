@@ -13,12 +13,12 @@ import argparse
 from collections import defaultdict
 from dataclasses import dataclass
 
-from riichi.bots.expert import RON_DECLARED, RON_SILENT, ExpertBot, Scene, han_points, win_chance
+from riichi.bots.expert import RON_DECLARED, RON_SILENT, ExpertBot, Scene, win_chance
 from riichi.bots.play import play_match
 from riichi.game import Action, ActionType, Match
 from riichi.hand import ukeire
 from riichi.rules import find_ruleset
-from riichi.tiles import counts_of, is_red
+from riichi.tiles import counts_of
 
 Hand = tuple[int, int, int]  # round wind, dealer, honba: one hand of a match
 
@@ -52,17 +52,16 @@ class Watched(ExpertBot):
         if after.shanten > min(best, 2):
             return action  # folding or too far off: nothing foreseen
         closed = scene.closed
-        ron = RON_DECLARED if closed else RON_SILENT
+        # the ron factors `_worth` takes: declared for a riichi (and a closed hand on its
+        # way to one), silent for a dama or open wait
         if after.shanten == 0:
             riichi = closed and (obs.riichi[obs.seat] or action.type is ActionType.RIICHI)
             live = [4 - c for c in scene.out]
-            value, ron = self._tenpai_value(
-                obs, hand, scene.melds, after.kinds, live, riichi, RON_DECLARED if riichi else ron
-            )
+            ron = RON_DECLARED if riichi else RON_SILENT
+            value, ron = self._tenpai_value(obs, hand, scene.melds, after.kinds, live, riichi, ron)
         else:
-            reds = sum(1 for t in hand if is_red(t, obs.rules.red_fives))
-            han = self._rough_han(obs, counts_of(hand), scene.melds, reds)
-            value = han_points(han, obs.dealer == obs.seat)
+            ron = RON_DECLARED if closed else RON_SILENT
+            value = self.rough_value(obs, hand, scene.melds)
         chance, _, ready = win_chance(
             after.shanten, after.tiles, scene.draws, scene.unseen, round(ron, 2), scene.hazard
         )

@@ -568,6 +568,12 @@ class ExpertBot(DefensiveBot):
             return 0.0
         return han + yaku
 
+    def rough_value(self, obs: Observation, hand: Sequence[int], melds: Sequence[Meld]) -> float:
+        """What a win of a hand not yet tenpai can be expected to be worth, in points."""
+        reds = sum(1 for t in hand if is_red(t, obs.rules.red_fives))
+        han = self._rough_han(obs, counts_of(hand), melds, reds)
+        return han_points(han, obs.dealer == obs.seat)
+
     def _melds_of(self, obs: Observation) -> list[Meld]:
         """The seat's sets as the scorer takes them (which tile was called does not
         change a value)."""
@@ -818,10 +824,7 @@ class ExpertBot(DefensiveBot):
         whose shanten, waits or acceptance and live count ``shape`` gives."""
         obs = scene.obs
         if shape.shanten > 0:
-            reds = sum(1 for t in hand if is_red(t, obs.rules.red_fives))
-            value = han_points(
-                self._rough_han(obs, counts_of(hand), melds, reds), obs.dealer == obs.seat
-            )
+            value = self.rough_value(obs, hand, melds)
             ron = RON_DECLARED if closed else RON_SILENT
             return self._going_on(scene, shape.shanten, shape.tiles, value, ron, draws), float(
                 "-inf"
