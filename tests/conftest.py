@@ -45,9 +45,12 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture(autouse=True)
-def _books_balance(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _books_balance(
+    monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> Iterator[None]:
     """After every test, every database a Store opened has books that balance: no chip
-    created or destroyed, nobody below zero, no escrow left after its game."""
+    created or destroyed, nobody below zero, no escrow left after its game (except in
+    a test marked ``books_out_of_line``, which makes the audit complain on purpose)."""
     from sqlalchemy import create_engine
 
     from riichi.server import storage
@@ -62,6 +65,8 @@ def _books_balance(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
     monkeypatch.setattr(storage.Store, "__init__", recording)
     yield
+    if request.node.get_closest_marker("books_out_of_line"):
+        return
     for url in dict.fromkeys(opened):
         engine = create_engine(url)
         try:

@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import uvicorn
 
-from riichi.server.guard import GuardedHttp, GuardedWebSocket
+from riichi.server.guard import GuardedHttp, GuardedWebSocket, proxy_settings
 
 
 def free_port() -> int:
@@ -219,6 +219,7 @@ class Running:
             ws=GuardedWebSocket,
             log_level="warning",
             ws_max_size=64 * 1024,
+            **proxy_settings(()),  # as riichi serve: no forwarded address is believed
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -281,6 +281,25 @@ def _decode(key: str, hint: Any, value: Any) -> Any:
     raise InvalidRulesetError(f"ruleset key {key!r} has an unsupported type {hint}")
 
 
+POINTS = 1_000_000  # the most points a table starts with, a target or a payment needs
+NUMBER_BOUNDS: tuple[tuple[str, int, int], ...] = (
+    ("start_points", 0, POINTS),
+    ("return_points", 0, POINTS),
+    ("extension_target", 0, POINTS),
+    ("noten_payment", 0, 100_000),
+    ("honba_ron", 0, 100_000),
+    ("honba_tsumo", 0, 100_000),
+    ("riichi_stick", 0, 100_000),
+    ("riichi_min_live_tiles", 0, 136),
+    ("feeding_penalty", 0, 100),  # percent of the bet
+)
+LIST_BOUNDS: tuple[tuple[str, int, int], ...] = (
+    ("uma", -POINTS, POINTS),
+    ("table_points", -1000, 1000),
+    ("placement_bonus", 0, 100),  # percent of the bet
+)
+
+
 def _validate(r: RuleSet) -> None:
     problems = []
     if not 0 < len(r.name) <= 64:
@@ -297,8 +316,6 @@ def _validate(r: RuleSet) -> None:
         problems.append(f"uma needs {r.players} values, got {len(r.uma)}")
     if len(r.table_points) != r.players:
         problems.append(f"table_points needs {r.players} values, got {len(r.table_points)}")
-    if r.feeding_penalty < 0:
-        problems.append("feeding_penalty must not be negative")
     bonus = r.placement_bonus
     if len(bonus) != 2 or min(bonus) < 0 or bonus[1] > bonus[0]:
         problems.append(
@@ -309,9 +326,15 @@ def _validate(r: RuleSet) -> None:
         problems.append("kita (setting North aside) is a three-player rule")
     if r.length not in r.lengths:
         problems.append(f"length {r.length.value} is not among lengths offered")
-    for name in ("start_points", "return_points", "noten_payment", "riichi_stick"):
-        if getattr(r, name) < 0:
-            problems.append(f"{name} must not be negative")
+    # Every number within what the rules make sense of: scores stay far inside a
+    # database integer, and percentages are percentages.
+    for name, low, high in NUMBER_BOUNDS:
+        value = getattr(r, name)
+        if value is not None and not low <= value <= high:
+            problems.append(f"{name} must be {low} to {high}, got {excerpt(value)}")
+    for name, low, high in LIST_BOUNDS:
+        if any(not low <= v <= high for v in getattr(r, name)):
+            problems.append(f"each of {name} must be {low} to {high}")
     if problems:
         raise InvalidRulesetError(f"ruleset {excerpt(r.name)}: " + "; ".join(problems))
 

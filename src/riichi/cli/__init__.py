@@ -15,6 +15,7 @@ from riichi.cli.replay import replay_command
 from riichi.cli.score import score_command
 from riichi.cli.selfplay import selfplay_command
 from riichi.cli.serve import serve_command
+from riichi.cli.staff import audit_command, operator_command
 from riichi.cli.verify import verify_command
 from riichi.cli.walls import walls_command
 
@@ -39,3 +40,5 @@ main.add_command(verify_command)
 main.add_command(ratings_command)
 main.add_command(walls_command)
 main.add_command(info_command)
+main.add_command(operator_command)
+main.add_command(audit_command)

@@ -67,6 +67,13 @@ db_option = click.option(
     help="How far behind spectators watch: 'hand' (the previous hand, never the one in "
     "play) or a number of actions.",
 )
+@click.option(
+    "--proxy",
+    "proxies",
+    multiple=True,
+    help="Address of a reverse proxy whose X-Forwarded-For to believe (repeat for more; "
+    "'*' for any). Without it the connection's own address counts, whatever the headers say.",
+)
 @click.option("--access-log/--no-access-log", default=True, help="Log every request.")
 def serve_command(
     host: str,
@@ -76,13 +83,14 @@ def serve_command(
     sockets_per_address: int,
     tables_per_minute: int,
     spectator_delay: Delay,
+    proxies: tuple[str, ...],
     access_log: bool,
 ) -> None:
     """Serve the platform; live tables survive a restart on the same --db."""
     import uvicorn
 
     from riichi.server import create_app
-    from riichi.server.guard import GuardedHttp, GuardedWebSocket
+    from riichi.server.guard import GuardedHttp, GuardedWebSocket, proxy_settings
 
     open_store(db_url).close()  # a bad URL or an unreachable database: one line, no traceback
     try:
@@ -113,6 +121,7 @@ def serve_command(
         log_config=log_config,
         log_level="info",
         access_log=access_log,
+        **proxy_settings(proxies),
     )
     click.echo(f"riichi serving on http://{host}:{port}/ (database {_shown(db_url)})")
     uvicorn.Server(config).run(sockets=[listener])

@@ -16,6 +16,7 @@ plus what it won, or minus what it lost, and is empty again.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -66,6 +67,97 @@ def balances(transfers: Iterable[Transfer]) -> dict[str, int]:
         out[t.source] = out.get(t.source, 0) - t.amount
         out[t.target] = out.get(t.target, 0) + t.amount
     return out
+
+
+# ---------------------------------------------------------------- the money model
+
+
+@dataclass(frozen=True, slots=True)
+class MoneyLimits:
+    """What the site lets one account stake, and where the audit starts to worry.
+
+    The house is the counterparty of every money table's computers, so what an
+    account may put up against it is bounded per table, per day and in play at
+    once; chips can then only be won as fast as honest play against the roster
+    computer wins them, and the audit flags any account that wins faster.
+    """
+
+    max_bet: int = 5_000  # one table's bet
+    daily_stake: int = 30_000  # reserves put up against the house in one UTC day
+    live_tables: int = 2  # money tables an account plays at once
+    house_floor: int = -2_000_000  # the audit flags a house that has lost more
+    suspicious_z: float = 3.5  # the audit flags winnings this many deviations above fair
+    min_tables: int = 5  # ... over at least this many money tables
+
+
+MONEY = MoneyLimits()
+
+
+def check_house_table(
+    kinds: Sequence[str],
+    human: str,
+    roster: str,
+    seed_chosen: bool,
+    timed: bool,
+    bet: int,
+    limits: MoneyLimits = MONEY,
+) -> None:
+    """Whether the house backs a money table: one person against the roster computer at
+    its full strength, on a clock, on walls nobody chose. A chosen seed lets the whole
+    game be simulated offline; a weaker bot is a sure win; an untimed table lets a
+    losing player stall until the table is closed. Raises ``ChipError`` otherwise."""
+    if not 0 < bet <= limits.max_bet:
+        raise ChipError(f"a bet is a whole number of chips from 1 to {limits.max_bet}, got {bet}")
+    if kinds.count(human) != 1 or kinds[0] != human:
+        raise ChipError("a table with a bet is one signed-in player against roster computers")
+    weaker = sorted({k for k in kinds if k not in (human, roster)})
+    if weaker:
+        raise ChipError(
+            f"the house backs only the roster computer ({roster}) at a money table, "
+            f"not {', '.join(weaker)}"
+        )
+    if seed_chosen:
+        raise ChipError("a table with a bet deals walls nobody chose: leave out the seed")
+    if not timed:
+        raise ChipError("a table with a bet is played on a clock (standard or relaxed)")
+
+
+def check_stake(
+    staked_today: int, live_tables: int, reserve: int, limits: MoneyLimits = MONEY
+) -> None:
+    """Whether an account may put ``reserve`` more against the house now."""
+    if live_tables >= limits.live_tables:
+        raise ChipError(
+            f"you play {live_tables} money tables already; the limit is {limits.live_tables}"
+        )
+    if staked_today + reserve > limits.daily_stake:
+        raise ChipError(
+            f"you have put up {staked_today} chips against the house today; the daily limit "
+            f"is {limits.daily_stake}, so {reserve} more is refused"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One settled money table of an account: what it reserved and what it won."""
+
+    reserved: int
+    won: int
+    players: int
+
+
+def out_of_line(played: Sequence[Played], limits: MoneyLimits = MONEY) -> float | None:
+    """How many standard deviations an account's winnings stand above what a player no
+    stronger than its opponents would win (each table's spread taken as a
+    winner-takes-all seat's, the widest a reserve allows); None below
+    ``min_tables`` or when the account is not ahead."""
+    if len(played) < limits.min_tables:
+        return None
+    won = sum(p.won for p in played)
+    spread = math.sqrt(sum(p.reserved**2 * (p.players - 1) for p in played))
+    if won <= 0 or spread == 0:
+        return None
+    return won / spread
 
 
 # ---------------------------------------------------------------- money tables

@@ -10,6 +10,16 @@ The person sits East (seat 0) at every attempt; the three others are roster
 computers whose decisions come from a stream seeded by the day's seed, so
 everyone faces the same opponents' play for as long as they play the same
 way: the duplicate game.
+
+Because the computers answer the same play the same way, one account's attempt
+shows another the draws along its line: a second account could scout the day
+for a first. So, until the day is over, nothing of an attempt leaves the
+server but its player's own view and its end score on the board (no record,
+replay, download, spectator seat, live standings, nor another attempt's hands
+beyond those one's own attempt played), and the board ranks only attempts of
+accounts that existed before the day began, have ``RATED_GAMES`` rated games
+finished before it, and are the day's first attempt from their address. Other
+attempts are listed, unranked, with the reason.
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ from riichi.errors import RiichiError
 
 SEAT = 0  # where the person sits each day
 DAY = 86_400.0
+RATED_GAMES = 3  # rated games finished before the day that let an attempt be ranked
 
 
 class DailyError(RiichiError):
@@ -72,16 +83,36 @@ class Attempt:
     score: int
     finished: float
     hands: list[dict[str, object]]  # per hand: its label and the person's change
+    unranked: str | None = None  # why the board does not rank it; None: ranked
+
+
+def unranked_reason(
+    day: str, created: float, rated_before: int, first_from_address: bool
+) -> str | None:
+    """Why an attempt is left off the ranking (see the module's docstring), or None."""
+    if created >= day_start(day):
+        return "the account was made on the day"
+    if rated_before < RATED_GAMES:
+        return f"fewer than {RATED_GAMES} rated games before the day"
+    if not first_from_address:
+        return "not the day's first attempt from its address"
+    return None
 
 
 def board(attempts: Sequence[Attempt]) -> list[Attempt]:
-    """The day's leaderboard: raw end score, higher first; ties by who finished first."""
-    return sorted(attempts, key=lambda a: (-a.score, a.finished, a.table_id))
+    """The day's leaderboard of ranked attempts: raw end score, higher first; ties by
+    who finished first."""
+    ranked = [a for a in attempts if a.unranked is None]
+    return sorted(ranked, key=lambda a: (-a.score, a.finished, a.table_id))
 
 
-def compare(attempts: Sequence[Attempt], mine: Attempt | None) -> list[dict[str, object]]:
+def compare(
+    attempts: Sequence[Attempt], mine: Attempt | None, day_over: bool = True
+) -> list[dict[str, object]]:
     """Hand by hand: what everybody who played that hand scored on it (the same walls
-    while the hands line up), with the best, the average and where yours stands."""
+    while the hands line up), with the best, the average and where yours stands.
+    Before the day is over, only the hands ``mine`` played, and no attempt's own
+    figures beside the best, the worst and the average."""
     by_label: dict[str, list[int]] = {}
     order: list[str] = []
     for attempt in attempts:
@@ -96,6 +127,8 @@ def compare(attempts: Sequence[Attempt], mine: Attempt | None) -> list[dict[str,
     mine_by_label = {str(h["label"]): h["delta"] for h in mine.hands} if mine else {}
     out: list[dict[str, object]] = []
     for label in order:
+        if not day_over and label not in mine_by_label:
+            continue
         deltas = sorted(by_label[label], reverse=True)
         yours = mine_by_label.get(label)
         out.append(
@@ -109,7 +142,7 @@ def compare(attempts: Sequence[Attempt], mine: Attempt | None) -> list[dict[str,
                 "better_than_yours": None
                 if yours is None
                 else sum(1 for d in deltas if isinstance(yours, int) and d > yours),
-                "deltas": deltas,
+                "deltas": deltas if day_over else None,
             }
         )
     return out

@@ -1,4 +1,9 @@
-"""The rated queue: who sits down together, and when roster computers fill in."""
+"""The rated queue: who sits down together, and when roster computers fill in.
+
+One person's accounts never share a rated table: two entries that joined from
+the same address (a keyed hash of it) are seated at different tables, so
+farming a rating with one's own accounts needs as many addresses as accounts.
+"""
 
 from __future__ import annotations
 
@@ -12,22 +17,40 @@ class Waiting:
     account: int
     pool: str
     since: float
+    address: str | None = None  # where it joined from, hashed; None: unknown
 
 
 def seat_tables(
     waiting: list[Waiting], now: float, seats: int = 4, fill_after: float = FILL_AFTER
 ) -> list[list[Waiting | None]]:
-    """Tables to start now: players of one pool, longest waiting first. A table is full
-    of players, or (once its first player has waited ``fill_after``) as many as there
-    are, with ``None`` for each seat a roster computer takes."""
+    """Tables to start now: players of one pool, longest waiting first, never two from
+    one address at a table. A table is full of players, or (once its first player has
+    waited ``fill_after``) as many as go together, with ``None`` for each seat a
+    roster computer takes."""
     tables: list[list[Waiting | None]] = []
     pools: dict[str, list[Waiting]] = {}
     for entry in sorted(waiting, key=lambda w: (w.since, w.account)):
         pools.setdefault(entry.pool, []).append(entry)
     for queue in pools.values():
-        while len(queue) >= seats:
-            tables.append(list(queue[:seats]))
-            del queue[:seats]
+        while len(table := _apart(queue, seats)) == seats:
+            tables.append(list(table))
+            queue[:] = [w for w in queue if w not in table]
         if queue and now - queue[0].since >= fill_after:
-            tables.append([*queue, *[None] * (seats - len(queue))])
+            table = _apart(queue, seats)
+            tables.append([*table, *[None] * (seats - len(table))])
     return tables
+
+
+def _apart(queue: list[Waiting], seats: int) -> list[Waiting]:
+    """The longest waiting first, then each next one from an address not yet seated."""
+    table: list[Waiting] = []
+    used: set[str] = set()
+    for entry in queue:
+        if entry.address is not None and entry.address in used:
+            continue
+        table.append(entry)
+        if entry.address is not None:
+            used.add(entry.address)
+        if len(table) == seats:
+            break
+    return table

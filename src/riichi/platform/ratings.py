@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 PROVISIONAL_GAMES = 20  # an account's first rated games: marked provisional
+# While provisional, the shown rating climbs at most this much a game above the start:
+# a new account cannot be lifted high by a few games, whoever it lost them to.
+PROVISIONAL_STEP = 20
 START_MU = 25.0
 START_SIGMA = START_MU / 3
 SCALE = 60.0  # rating points per unit of mu
@@ -36,8 +39,12 @@ class Rating:
 
     @property
     def shown(self) -> int:
-        """The public rating: conservative (mu - 3 sigma), so new accounts start low."""
-        return round(BASE + SCALE * (self.mu - 3 * self.sigma))
+        """The public rating: conservative (mu - 3 sigma), so new accounts start low;
+        while provisional, no more than ``PROVISIONAL_STEP`` a game above the start."""
+        rating = round(BASE + SCALE * (self.mu - 3 * self.sigma))
+        if self.provisional:
+            return min(rating, round(BASE) + PROVISIONAL_STEP * self.games)
+        return rating
 
     @property
     def provisional(self) -> bool:

@@ -32,14 +32,68 @@ from riichi.platform.chips import proportional
 from riichi.rules import RuleSet
 
 DEFAULT_PAYOUT = (50, 30, 20)  # percent of the pot to first, second and third
-MAX_ROUNDS = 20
-MAX_ENTRANTS = 256
+# Bounds that keep a tournament's tables and its seating plan small: 128 entrants over
+# 12 rounds plan in well under a second (256 over 20 took about 40 s).
+MAX_ROUNDS = 12
+MAX_ENTRANTS = 128
 SEATING_TRIES = 8  # shuffles tried for one round
 PLAN_WORK = 4_000  # entrant-rounds of planning: whole schedules tried = this / (n * rounds)
 
 
 class TournamentError(RiichiError):
     """A tournament setting or step that is not allowed."""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentLimits:
+    """Who may organise what. The house backs the roster computers an organiser enters
+    and pays what an operator adds, so both are bounded; an operator (a role the site
+    grants, never one an account takes) is bounded only by the tournament's size."""
+
+    per_organiser: int = 1  # open or running tournaments one account organises
+    on_site: int = 20  # open or running tournaments at once, site-wide
+    computers_per_person: int = 3  # roster computers entered per person registered
+
+
+TOURNAMENTS = TournamentLimits()
+
+
+def check_organiser(
+    operator: bool,
+    organising: int,
+    on_site: int,
+    added: int,
+    limits: TournamentLimits = TOURNAMENTS,
+) -> None:
+    """Whether an account may create one more tournament now."""
+    if added and not operator:
+        raise TournamentError("only an operator adds the house's chips to a pot")
+    if on_site >= limits.on_site:
+        raise TournamentError(
+            f"{on_site} tournaments are open or running; the site holds {limits.on_site}"
+        )
+    if not operator and organising >= limits.per_organiser:
+        raise TournamentError(
+            f"you organise {organising} tournament(s) that have not ended; the limit is "
+            f"{limits.per_organiser}"
+        )
+
+
+def check_computers(
+    operator: bool, people: int, computers: int, count: int, limits: TournamentLimits = TOURNAMENTS
+) -> None:
+    """Whether an organiser may enter ``count`` more roster computers (backed by the
+    house): an operator as many as the tournament takes; anyone else as many per
+    person registered as ``limits`` says, so computers fill tables and never make
+    one."""
+    if operator:
+        return
+    allowed = people * limits.computers_per_person
+    if computers + count > allowed:
+        raise TournamentError(
+            f"{people} people are registered, so at most {allowed} computers may play; "
+            f"{computers} are entered already"
+        )
 
 
 def check_payout(payout: Sequence[int]) -> None:

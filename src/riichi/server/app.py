@@ -284,7 +284,7 @@ def create_app(
         else:
             pool = body.get("pool") if isinstance(body, dict) else None
             try:
-                await hub.join_queue(session.account, str(pool))
+                await hub.join_queue(session.account, str(pool), client_address(request))
             except ProtocolError as exc:
                 return _error(str(exc), 409)
         return JSONResponse(await hub.queue_view(session.account))
@@ -343,7 +343,8 @@ def create_app(
         if request.method == "POST":
             await read_json(request)
             player = await signed_in(request)
-            return JSONResponse(await hub.daily.play(player.account), status_code=201)
+            play = await hub.daily.play(player.account, client_address(request))
+            return JSONResponse(play, status_code=201)
         session = await session_of(request)
         day = request.query_params.get("day")
         return JSONResponse(await hub.daily.view(day, session.account if session else None))
@@ -394,8 +395,7 @@ def create_app(
 
     async def game_file(request: Request) -> Response:
         game_id, fmt = request.path_params["id"], request.path_params["fmt"]
-        session = await session_of(request)
-        data = await server().game_file(game_id, fmt, session.account if session else None)
+        data = await server().game_file(game_id, fmt)
         headers = {}
         if fmt != "replay":
             name = f"riichi-{game_id}-{fmt}.json"

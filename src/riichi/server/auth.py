@@ -2,23 +2,34 @@
 
 A session is a random token. The cookie carries it signed (itsdangerous, with
 an age limit); the database keeps only the token's hash, so sign-out and a
-password change end sessions on the server, whatever cookies remain. Password
-hashing runs in a worker thread: it is slow on purpose. A name that does not
-exist costs the same time as a wrong password, and both get the same answer.
+password change end sessions on the server, whatever cookies remain. A name that
+does not exist costs the same time as a wrong password, and both get the same
+answer.
+
+Password hashing is slow on purpose (argon2: about a second and 64 MiB here), so
+it runs on a pool of its own (``Hashing``): one thread and a short queue, with a
+site-wide rate on top of each address's. A flood of sign-ins then waits for,
+or is refused by, that pool alone; the storage calls every page makes run on
+asyncio's default pool and never queue behind a hash.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import hmac
 import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, TimestampSigner
 
 from riichi.platform import AccountError, check_name, check_password, name_key
+from riichi.platform.accounts import legacy_key
 from riichi.server.clock import Clock
 from riichi.server.limits import RateLimits
 from riichi.server.storage import Account, AccountStore, StorageError
@@ -27,6 +38,31 @@ COOKIE = "riichi_session"
 SESSION_DAYS = 30
 SESSION_SECONDS = SESSION_DAYS * 24 * 3600
 SIGN_INS = "10 per minute"  # registrations and sign-ins from one address
+ALL_SIGN_INS = "120 per minute"  # ... from everybody: what one hashing thread keeps up with
+HASH_WORKERS = 1
+HASH_QUEUE = 8  # hashes waiting or running at once; more are refused at once
+T = TypeVar("T")
+
+
+class Hashing:
+    """The password hashes' own bounded pool."""
+
+    def __init__(self, workers: int = HASH_WORKERS, queue: int = HASH_QUEUE) -> None:
+        self.pool = ThreadPoolExecutor(workers, thread_name_prefix="riichi-argon2")
+        self.queue = queue
+        self.pending = 0
+
+    async def run(self, work: Callable[..., T], *args: object) -> T:
+        if self.pending >= self.queue:
+            raise AuthError("too many people are signing in right now; try again shortly", 503)
+        self.pending += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, work, *args)
+        finally:
+            self.pending -= 1
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
 
 
 class AuthError(AccountError):
@@ -53,13 +89,27 @@ class Auth:
         self.clock = clock
         self.rates = rates
         self.hasher = PasswordHasher()
+        self.hashing = Hashing()
         secret = store.setting("cookie-secret", lambda: secrets.token_hex(32))
         self.signer = TimestampSigner(secret, salt="riichi-session")
+        self._address_key = store.setting("address-secret", lambda: secrets.token_hex(32))
         self._dummy = self.hasher.hash(secrets.token_hex(16))
+
+    def address_hash(self, address: str) -> str:
+        """What is kept of an address: a keyed hash, enough to tell two apart."""
+        key = self._address_key.encode()
+        return hmac.new(key, address.encode(), hashlib.sha256).hexdigest()[:32]
 
     def _limit(self, address: str) -> None:
         if not self.rates.hit(SIGN_INS, f"auth:{address}"):
             raise AuthError("too many sign-ins from your address; wait a minute", 429)
+        if not self.rates.hit(ALL_SIGN_INS, "auth:*"):
+            raise AuthError("too many people are signing in right now; try again shortly", 503)
+
+    async def _seen(self, account: Account, address: str) -> None:
+        await asyncio.to_thread(
+            self.store.seen, account.id, self.address_hash(address), self.clock.now()
+        )
 
     async def _new_session(self, account: Account) -> str:
         token = secrets.token_urlsafe(32)
@@ -73,13 +123,14 @@ class Auth:
         """A new account, signed in: the account and its cookie value."""
         self._limit(address)
         checked = check_name(name)
-        hashed = await asyncio.to_thread(self.hasher.hash, check_password(password))
+        hashed = await self.hashing.run(self.hasher.hash, check_password(password))
         try:
             account = await asyncio.to_thread(
                 self.store.create_account, checked, name_key(checked), hashed, self.clock.now()
             )
         except StorageError:
             raise AuthError(f"the name {checked} is taken", 409) from None
+        await self._seen(account, address)
         return account, await self._new_session(account)
 
     async def sign_in(self, name: object, password: object, address: str) -> tuple[Account, str]:
@@ -87,9 +138,12 @@ class Auth:
         if not isinstance(name, str) or not isinstance(password, str) or len(password) > 1024:
             raise AuthError("give a name and a password")
         found = await asyncio.to_thread(self.store.account_login, name_key(name))
+        if found is None:  # a name kept its older key where the new one collided
+            found = await asyncio.to_thread(self.store.account_login, legacy_key(name))
         hashed = found[1] if found is not None else self._dummy
-        if not await asyncio.to_thread(self._verify, hashed, password) or found is None:
+        if not await self.hashing.run(self._verify, hashed, password) or found is None:
             raise AuthError("wrong name or password", 401)
+        await self._seen(found[0], address)
         return found[0], await self._new_session(found[0])
 
     def _verify(self, hashed: str, password: str) -> bool:
@@ -118,7 +172,7 @@ class Auth:
         if not isinstance(old, str) or len(old) > 1024:
             raise AuthError("give the current password")
         current = await asyncio.to_thread(self.store.password_hash, session.account.id)
-        if not await asyncio.to_thread(self._verify, current, old):
+        if not await self.hashing.run(self._verify, current, old):
             raise AuthError("the current password is wrong", 401)
-        hashed = await asyncio.to_thread(self.hasher.hash, check_password(new))
+        hashed = await self.hashing.run(self.hasher.hash, check_password(new))
         await asyncio.to_thread(self.store.set_password, session.account.id, hashed, session.id)

@@ -3,10 +3,10 @@ the day's board, the hand-by-hand comparison, and who may see a day's games.
 
 The day's seed never leaves the server before the day is over: each attempt is
 a table of kind ``daily`` whose ``reveal`` is the end of its day, so its seed,
-record, replay and spectators stay closed until then, except to an account
-that has finished its own attempt of that day (to compare). An attempt still
-in play when the day ends is left off the board: by then anyone may know the
-walls.
+record, replay, standings and spectators stay closed until then, to everyone,
+its own player included (what the rules of the board are, and why, is in
+``riichi.platform.daily``). An attempt still in play when the day ends is left
+off the board: by then anyone may know the walls.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import json
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
 from riichi.bots import BOT_LABEL, ROSTER
@@ -34,6 +34,7 @@ from riichi.platform.daily import (
     day_start,
     parse_day,
     seed_commitment,
+    unranked_reason,
 )
 from riichi.rules import find_ruleset
 from riichi.server.storage import (
@@ -66,6 +67,9 @@ class DailyStore:
             daily_attempts.c.account_id,
             daily_attempts.c.table_id,
             daily_attempts.c.hands,
+            daily_attempts.c.address,
+            daily_attempts.c.started,
+            accounts.c.created,
             tables.c.status,
             tables.c.finished,
             accounts.c.name,
@@ -93,14 +97,41 @@ class DailyStore:
         return None if found is None else str(found)
 
     def finished(self, day: str) -> list[Attempt]:
-        """The day's attempts that ended within the day."""
-        end = day_start(day) + DAY
-        query = self._query().where(
-            daily_attempts.c.day == day, tables.c.status == "over", tables.c.finished < end
-        )
+        """The day's attempts that ended within the day, each ranked or with the reason
+        it is not."""
+        start = day_start(day)
+        query = self._query().where(daily_attempts.c.day == day)
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
-        return [_attempt(row) for row in rows]
+            players = [f"account:{row.account_id}" for row in rows]
+            rated: dict[str, int] = dict(
+                conn.execute(
+                    select(game_stats.c.player, func.count())
+                    .where(
+                        game_stats.c.player.in_(players),
+                        game_stats.c.rated,
+                        game_stats.c.finished < start,
+                    )
+                    .group_by(game_stats.c.player)
+                ).all()
+            )
+        first: dict[str, str] = {}  # address -> the table of the day's first attempt
+        for row in sorted(rows, key=lambda r: (r.started, r.table_id)):
+            if row.address is not None:
+                first.setdefault(row.address, row.table_id)
+        return [
+            _attempt(
+                row,
+                unranked_reason(
+                    day,
+                    row.created,
+                    int(rated.get(f"account:{row.account_id}", 0)),
+                    row.address is None or first[row.address] == row.table_id,
+                ),
+            )
+            for row in rows
+            if row.status == "over" and row.finished < start + DAY
+        ]
 
     def days(self, before: str, limit: int) -> list[str]:
         """Earlier days that were played, newest first."""
@@ -115,7 +146,7 @@ class DailyStore:
             return [str(day) for day in conn.execute(query).scalars()]
 
 
-def _attempt(row: Any) -> Attempt:
+def _attempt(row: Any, unranked: str | None = None) -> Attempt:
     return Attempt(
         player=f"account:{row.account_id}",
         name=row.name,
@@ -126,6 +157,7 @@ def _attempt(row: Any) -> Attempt:
             {"label": hand["label"], "delta": hand["deltas"][SEAT]}
             for hand in json.loads(row.hands or "[]")
         ],
+        unranked=unranked,
     )
 
 
@@ -144,7 +176,7 @@ class DailyDesk:
             )
         return self._secret
 
-    async def play(self, account: Account) -> dict[str, Any]:
+    async def play(self, account: Account, address: str = "unknown") -> dict[str, Any]:
         """Today's attempt: opened now, or the one in play rejoined; refused once done."""
         day = day_of(self.server.clock.now())
         found = await asyncio.to_thread(self.store.attempt, day, account.id)
@@ -166,7 +198,7 @@ class DailyDesk:
             seed=seed,
             # the computers follow the day: the same play meets the same replies
             bot_seed=commitment(seed, "bots")[:32],
-            daily=(day, account.id),
+            daily=(day, account.id, self._address_hash(address)),
             reveal=day_start(day) + DAY,
         )
         try:
@@ -174,6 +206,10 @@ class DailyDesk:
         except StorageError as exc:
             raise ProtocolError(str(exc)) from None
         return {"table": table.id, "seat": SEAT, "day": day}
+
+    def _address_hash(self, address: str) -> str | None:
+        auth = self.server.auth
+        return None if auth is None else auth.address_hash(address)
 
     async def view(self, day_text: str | None, account: Account | None) -> dict[str, Any]:
         """A day's board (today's by default), its seed once it is over, and for an
@@ -196,7 +232,6 @@ class DailyDesk:
             else await asyncio.to_thread(self.store.attempt, day, account.id)
         )
         mine = next((a for a in attempts if mine_row and a.table_id == mine_row.table_id), None)
-        open_games = over or mine is not None
         earlier = await asyncio.to_thread(self.store.days, day, 14)
         return {
             "day": day,
@@ -213,9 +248,21 @@ class DailyDesk:
                     "name": a.name,
                     "score": a.score,
                     "finished": a.finished,
-                    "game": a.table_id if open_games else None,
+                    "game": a.table_id if over else None,
                 }
                 for rank, a in enumerate(board(attempts), start=1)
+            ],
+            "unranked": [
+                {
+                    "player": a.player,
+                    "name": a.name,
+                    "score": a.score,
+                    "finished": a.finished,
+                    "why": a.unranked,
+                    "game": a.table_id if over else None,
+                }
+                for a in sorted(attempts, key=lambda a: (a.finished, a.table_id))
+                if a.unranked is not None
             ],
             "mine": None
             if mine_row is None
@@ -224,19 +271,11 @@ class DailyDesk:
                 "status": mine_row.status,
                 "score": None if mine is None else mine.score,
             },
-            "compare": compare(attempts, mine) if open_games else None,
+            "compare": compare(attempts, mine, over) if over or mine is not None else None,
             "earlier": earlier,
         }
 
-    async def may_see(self, stored: StoredTable, account: Account | None) -> bool:
-        """Whether a finished game may be shown to ``account``: once its time has come,
-        or a Daily Wall game to one who has finished that day's attempt."""
-        if stored.revealed(self.server.clock.now()):
-            return True
-        if account is None or stored.kind != "daily":
-            return False
-        day = await asyncio.to_thread(self.store.day_of_table, stored.id)
-        if day is None:
-            return False
-        mine = await asyncio.to_thread(self.store.attempt, day, account.id)
-        return mine is not None and mine.status == "over"
+    def may_see(self, stored: StoredTable) -> bool:
+        """Whether a finished game may be shown: once its time has come (a Daily Wall
+        attempt: when its day is over everywhere), to anyone; before, to nobody."""
+        return stored.revealed(self.server.clock.now())

@@ -9,7 +9,14 @@ response); an address may hold ``PER_ADDRESS`` connections that are still
 plain HTTP (websockets are counted by the app once upgraded).
 
 Request targets are capped at ``MAX_URL`` bytes: the websocket handshake
-itself hangs on a line over 8 KB.
+itself hangs on a line over 8 KB. A request's whole head (its line and headers)
+is capped at ``MAX_HEAD`` bytes, counted as they arrive, so a client cannot
+make the parser buffer megabytes of one header.
+
+The client's address is the connection's own: ``X-Forwarded-For`` and its kin
+are read only from the proxies the operator names (``proxy_settings``), never
+by default, since any local client or a proxy passing the header through
+could otherwise choose the address every limit counts by.
 
 A graceful close waits for the peer to read what is queued, which a peer that
 never reads never does. ``GuardedWebSocket`` gives the app an ``abort`` (in
@@ -22,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import socket
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -30,6 +38,20 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 HEADER_SECONDS = 10.0
 PER_ADDRESS = 64
 MAX_URL = 2048  # bytes; longer request targets get a 400 at once
+MAX_HEAD = 32 * 1024  # bytes of a request's line and headers; more gets a 431
+TOO_LARGE = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+    b"content-length: 0\r\nconnection: close\r\n\r\n"
+)
+
+
+def proxy_settings(proxies: Sequence[str]) -> dict[str, Any]:
+    """uvicorn's settings for forwarded addresses: believed only from ``proxies``."""
+    if not proxies:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": list(proxies)}
+
+
 CLOSE_GRACE = 5.0
 SEND_BUFFER = 64 * 1024
 
@@ -45,6 +67,7 @@ class GuardedHttp(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
         self._counted: str | None = None
+        self._head: int | None = 0  # bytes of the request head so far; None once read
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -78,6 +101,18 @@ class GuardedHttp(HttpToolsProtocol):
             if self.open_by_address[address] <= 0:
                 del self.open_by_address[address]
 
+    def data_received(self, data: bytes) -> None:
+        if self._head is not None:
+            self._head += len(data)
+            if self._head > MAX_HEAD:
+                self._head = None
+                self._disarm()
+                if not self.transport.is_closing():
+                    self.transport.write(TOO_LARGE)
+                    self.transport.close()
+                return
+        super().data_received(data)
+
     def on_url(self, url: bytes) -> None:
         super().on_url(url)
         if len(self.url) > MAX_URL:
@@ -91,12 +126,14 @@ class GuardedHttp(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._disarm()
+        self._head = None
         super().on_headers_complete()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if not self.transport.is_closing():
-            self._arm()  # the next request's headers have the same deadline
+            self._head = 0
+            self._arm()  # the next request's headers have the same deadline and size
 
     def handle_websocket_upgrade(self) -> None:
         self._disarm()

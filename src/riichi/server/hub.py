@@ -24,7 +24,7 @@ from riichi.formats.tenhou6 import write_tenhou6
 from riichi.game import Match, commitment
 from riichi.hand.decompose import prepare
 from riichi.platform import POLICIES, ClockState, Pool, Waiting, seat_tables
-from riichi.platform.chips import ChipError, check_money_rules, reserve
+from riichi.platform.chips import ChipError, check_house_table, check_money_rules, reserve
 from riichi.platform.matchmaking import FILL_AFTER
 from riichi.platform.spectating import HAND, Delay
 from riichi.rules import Length, RuleSet, find_ruleset
@@ -44,6 +44,7 @@ from riichi.server.storage import (
     ledger_account,
 )
 from riichi.server.table import (
+    CLOSE_NO_TABLE,
     HUMAN,
     LiveTable,
     NotFound,
@@ -58,11 +59,12 @@ from riichi.server.table import (
     seat_specs,
     start_clocks,
 )
-from riichi.server.tournaments import MAX_BET, TournamentDesk
+from riichi.server.tournaments import TournamentDesk
 from riichi.server.views import replay_frames
 
 log = logging.getLogger(__name__)
 SEED_LENGTH = 64
+SWEEP_EVERY = 60.0  # seconds between looks for idle tables
 
 
 class Busy(ProtocolError):
@@ -117,6 +119,7 @@ class Server:
         self._restore: asyncio.Task[None] | None = None
         self._matchmaker: asyncio.Task[None] | None = None
         self._collector: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         self.fill_after = fill_after
         self.auth: Auth | None = None
         self._replays = asyncio.Semaphore(1)
@@ -137,10 +140,17 @@ class Server:
         self._matchmaker = asyncio.create_task(self._match_players(), name="matchmaker")
         self._collector = asyncio.create_task(_keep_collections_short(), name="gc")
         self._tournaments = asyncio.create_task(self.tournaments.run(), name="tournaments")
+        self._sweeper = asyncio.create_task(self._sweep(), name="idle tables")
 
     async def _restore_all(self) -> None:
         stored = await asyncio.to_thread(self.store.list_tables, "live")
         for table in stored:
+            if table.pool == Pool.UNTIMED.value and self._idle_since(table):
+                # left alone past the limit (before the stop, or while down): closed
+                # without the cost of replaying it
+                if await asyncio.to_thread(self.store.close_idle, table.id, self.clock.now()):
+                    self.live -= 1
+                continue
             try:
                 await self.table(table.id)
             except RiichiError:
@@ -155,12 +165,15 @@ class Server:
         gc.freeze()  # what was restored lives long: keep it out of collections
 
     async def close(self) -> None:
-        for task in (self._restore, self._matchmaker, self._collector, self._tournaments):
+        tasks = (self._restore, self._matchmaker, self._collector, self._tournaments, self._sweeper)
+        for task in tasks:
             if task is not None:
                 task.cancel()
         for table in list(self.tables.values()):
             await table.stop()
         await asyncio.to_thread(self.writer.close)
+        if self.auth is not None:
+            self.auth.hashing.close()
         self.store.close()
 
     # ----------------------------------------------------------- live tables
@@ -208,6 +221,59 @@ class Server:
         table.start()
         return table
 
+    def _idle_since(self, stored: StoredTable) -> bool:
+        last = stored.touched or stored.created
+        return self.clock.now() - last >= self.limits.idle_seconds
+
+    async def _sweep(self) -> None:
+        while True:
+            await self.clock.sleep_until(self.clock.now() + SWEEP_EVERY)
+            try:
+                await self.sweep_idle()
+            except Exception:
+                log.exception("closing idle tables failed")
+
+    async def sweep_idle(self) -> int:
+        """Close every untimed table in play that no person has moved at or visited
+        for ``limits.idle_seconds``: it stops counting against anyone's limits and
+        leaves memory. Returns how many closed."""
+        now = self.clock.now()
+        closed = 0
+        for table in list(self.tables.values()):
+            if not table.idle(now, self.limits.idle_seconds):
+                continue
+            if await asyncio.to_thread(self.store.close_idle, table.id, now):
+                closed += 1
+                self.live -= 1
+            table.closed = True
+            if self.tables.get(table.id) is table:
+                del self.tables[table.id]
+            for viewer in list(table.viewers):
+                viewer.kick(f"table {table.id} closed: nobody played at it", CLOSE_NO_TABLE)
+            await table.stop()
+        return closed
+
+    def _room(self, address: str, account: Account | None) -> None:
+        """Whether one more table may open for this guest address or account: guests
+        share a small budget; a signed-in person with no table in play always may."""
+        live = [t for t in self.tables.values() if not t.closed and not t.match.over]
+        if account is None:
+            guests = [t for t in live if t.guest]
+            if self.live >= self.limits.live_tables or len(guests) >= self.limits.guest_tables:
+                raise Busy("the server has no room for more guests' tables; sign in to play", 503)
+            if sum(t.opened_by == address for t in guests) >= self.limits.guest_tables_per_address:
+                raise Busy(
+                    f"guests from your address have {self.limits.guest_tables_per_address} "
+                    "tables in play; finish one or sign in",
+                    429,
+                )
+            return
+        mine = sum(any(s.account == account.id for s in t.seats) for t in live)
+        if mine and self.live >= self.limits.live_tables:
+            raise Busy("the server is full; finish a table you have in play", 503)
+        if mine >= self.limits.tables_per_account:
+            raise Busy(f"you have {mine} tables in play; finish one first", 429)
+
     def _unload(self, table: LiveTable) -> None:
         """A finished table nobody watches leaves memory; storage serves it from now on."""
         if self.tables.get(table.id) is table:
@@ -223,8 +289,7 @@ class Server:
         who sits in the first seat (as the signed-in account, if any)."""
         if not self.rates.hit(self.limits.tables_per_address, f"create:{address}"):
             raise Busy("too many new tables from your address; wait a minute", 429)
-        if self.live >= self.limits.live_tables:
-            raise Busy("the server is full; try again later", 503)
+        self._room(address, account)
         if not isinstance(body, dict):
             raise ProtocolError("a new table is a JSON object")
         unknown = set(body) - {
@@ -270,19 +335,19 @@ class Server:
         ):
             raise ProtocolError("a practice table is you against bots, untimed")
         bet = body.get("bet", 0)
-        if not isinstance(bet, int) or isinstance(bet, bool) or not 0 <= bet <= MAX_BET:
-            raise ProtocolError(
-                f"a bet is a whole number of chips to {MAX_BET}, got {excerpt(bet)}"
-            )
-        try:
-            check_money_rules(rules, bet)
-        except ChipError as exc:
-            raise ProtocolError(str(exc)) from None
-        if bet and (account is None or kinds.count(HUMAN) != 1 or kinds[0] != HUMAN):
-            raise ProtocolError(
-                "a table with a bet is a signed-in player against roster computers, "
-                "which the house backs"
-            )
+        if not isinstance(bet, int) or isinstance(bet, bool) or bet < 0:
+            raise ProtocolError(f"a bet is a whole number of chips, got {excerpt(bet)}")
+        chosen = body.get("seed")
+        if bet:
+            if account is None:
+                raise ProtocolError("a table with a bet is for a signed-in player")
+            try:
+                check_money_rules(rules, bet)
+                check_house_table(
+                    kinds, HUMAN, ROSTER, chosen is not None, pool != Pool.UNTIMED.value, bet
+                )
+            except ChipError as exc:
+                raise ProtocolError(str(exc)) from None
         if account is not None:  # the creator sits first, by name
             names = [account.name, *(names or [])[1:]]
         try:
@@ -291,7 +356,6 @@ class Server:
             raise ProtocolError(str(exc)) from None
         if account is not None:
             seats[0] = replace(seats[0], account=account.id)
-        chosen = body.get("seed")
         if chosen is not None and not (
             isinstance(chosen, str)
             and 0 < len(chosen) <= SEED_LENGTH
@@ -319,9 +383,12 @@ class Server:
             else (),
         )
         try:
-            return await self.open_table(new, rules, seats), tokens
+            table = await self.open_table(new, rules, seats)
         except ChipsShort as exc:
             raise ProtocolError(str(exc)) from None
+        if account is None:
+            table.opened_by = address
+        return table, tokens
 
     async def open_table(
         self, new: NewTable, rules: RuleSet, seats: list[SeatSpec], from_queue: bool = False
@@ -339,14 +406,22 @@ class Server:
 
     # ----------------------------------------------------------- the rated queue
 
-    async def join_queue(self, account: Account, pool: str) -> None:
-        """Wait for a rated table of ``pool``: one at a time, never two."""
+    async def join_queue(self, account: Account, pool: str, address: str = "unknown") -> None:
+        """Wait for a rated table of ``pool``: one at a time, never two; never at one
+        table with an account that joined from the same address."""
         if pool not in (Pool.STANDARD.value, Pool.RELAXED.value):
             raise ProtocolError(f"the rated pools are standard and relaxed, got {excerpt(pool)}")
         mine = await asyncio.to_thread(self.store.accounts.tables_of, account.id)
         if any(kind == "rated" for _, _, kind in mine):
             raise ProtocolError("you are at a rated table already: finish it first")
-        await asyncio.to_thread(self.store.accounts.join_queue, account.id, pool, self.clock.now())
+        assert self.auth is not None
+        await asyncio.to_thread(
+            self.store.accounts.join_queue,
+            account.id,
+            pool,
+            self.clock.now(),
+            self.auth.address_hash(address),
+        )
 
     async def leave_queue(self, account: Account) -> None:
         await asyncio.to_thread(self.store.accounts.leave_queue, account.id)
@@ -359,7 +434,7 @@ class Server:
             pool.value: {"waiting": 0, "longest": 0.0} for pool in (Pool.STANDARD, Pool.RELAXED)
         }
         mine = None
-        for account_id, pool, since in waiting:
+        for account_id, pool, since, _ in waiting:
             entry = pools.setdefault(pool, {"waiting": 0, "longest": 0.0})
             entry["waiting"] += 1
             entry["longest"] = max(entry["longest"], now - since)
@@ -379,7 +454,7 @@ class Server:
 
     async def _seat_waiting(self) -> None:
         rows = await asyncio.to_thread(self.store.accounts.queue)
-        waiting = [Waiting(a, p, t) for a, p, t in rows]
+        waiting = [Waiting(a, p, t, address) for a, p, t, address in rows]
         for group in seat_tables(waiting, self.clock.now(), 4, self.fill_after):
             await self._open_rated(group)
 
@@ -477,7 +552,7 @@ class Server:
 
     def _player_name(self, key: str) -> str | None:
         kind, _, rest = key.partition(":")
-        if kind == "account" and rest.isdigit():
+        if kind == "account" and rest.isdigit() and len(rest) <= 18:  # a database integer
             return self.store.accounts.names([int(rest)]).get(int(rest))
         if kind == "computer":
             found = self.records.rating(key)
@@ -494,12 +569,12 @@ class Server:
         match, seats = await asyncio.to_thread(load_match, stored, self.store)
         return Finished(stored, match, seats)
 
-    async def game_file(self, game_id: str, fmt: str, account: Account | None) -> bytes:
-        """A finished game's download, for whoever may see it yet (a Daily Wall game:
-        after its day, or to those who have played the day)."""
+    async def game_file(self, game_id: str, fmt: str) -> bytes:
+        """A finished game's download, once it may be shown (a Daily Wall game: after
+        its day, to everyone alike)."""
         game = await self.finished(game_id)
-        if not await self.daily.may_see(game.stored, account):
-            raise NotFound("this game is shown when its day is over, or once you have played it")
+        if not self.daily.may_see(game.stored):
+            raise NotFound("this game is shown when its day is over")
         return await self.download(game_id, fmt)
 
     async def _download(self, game_id: str, fmt: str) -> bytes:
@@ -558,7 +633,7 @@ def stored_info(stored: StoredTable, now: float) -> dict[str, Any]:
         **public_info(stored, seats, rules),
         "over": over,
         "finished": stored.finished,
-        "standings": stored.standings,
+        "standings": stored.standings if shown else None,
         "seed": stored.seed if shown or stored.seed_public else None,
         "shown": shown,
     }

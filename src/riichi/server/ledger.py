@@ -5,12 +5,22 @@ transaction of the event behind them (``riichi.platform.chips`` says why).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from sqlalchemy import func, select, union_all, update
 from sqlalchemy.engine import Connection, Engine
 
-from riichi.platform.chips import BANK, HOUSE, escrow, release
+from riichi.platform.chips import (
+    BANK,
+    HOUSE,
+    MONEY,
+    MoneyLimits,
+    Played,
+    escrow,
+    out_of_line,
+    release,
+)
 from riichi.server.storage import (
     StorageError,
     balance,
@@ -55,10 +65,12 @@ class ChipStore:
         with self.engine.connect() as conn:
             return _balances(conn)
 
-    def audit(self) -> list[str]:
+    def audit(self, limits: MoneyLimits = MONEY) -> list[str]:
         """What is wrong with the books, if anything: chips created or destroyed, a
         player or an escrow below zero, an escrow still holding chips after its game
-        or tournament ended."""
+        or tournament ended; and what is out of line: a house that has lost more than
+        its floor (counting what it may still lose at the money tables in play), an
+        account whose winnings at money tables stand far above fair play's."""
         with self.engine.connect() as conn:
             books = _balances(conn)
             ended_tables = {
@@ -82,7 +94,71 @@ class ChipStore:
             kind, _, ref = who.partition(":")
             if kind == "escrow" and amount and (ref in ended_tables or ref in ended_tournaments):
                 problems.append(f"{who} still holds {amount} after its end")
+        house = books.get(HOUSE, 0)
+        exposure = self.exposure()
+        if house - exposure < limits.house_floor:
+            problems.append(
+                f"the house holds {house} and may lose {exposure} more at the tables in "
+                f"play: past its floor of {limits.house_floor}"
+            )
+        for who, played in sorted(self.money_play().items()):
+            z = out_of_line(played, limits)
+            if z is not None and z > limits.suspicious_z:
+                won = sum(p.won for p in played)
+                problems.append(
+                    f"{who} has won {won} chips over {len(played)} money tables, {z:.1f} "
+                    "standard deviations above what fair play wins: review its games"
+                )
         return problems
+
+    def exposure(self) -> int:
+        """The most the house can still lose at the money tables in play: what the
+        people there have put up, times the seats the house backs (a winner takes
+        at most its reserve from each loser)."""
+        total = 0
+        with self.engine.connect() as conn:
+            live = conn.execute(
+                select(tables.c.id, tables.c.seats).where(
+                    tables.c.status == "live", tables.c.bet > 0
+                )
+            ).all()
+            for row in live:
+                seats = json.loads(row.seats)
+                backed = sum(1 for s in seats if s.get("account") is None)
+                for who, amount in held_by(conn, escrow(row.id)).items():
+                    if who != HOUSE:
+                        total += amount * backed
+        return total
+
+    def money_play(self) -> dict[str, list[Played]]:
+        """Each account's settled money tables: what it reserved and what it won."""
+        with self.engine.connect() as conn:
+            settled = {
+                row.id: int(json.loads(row.rules)["players"])
+                for row in conn.execute(
+                    select(tables.c.id, tables.c.rules).where(
+                        tables.c.status == "over", tables.c.bet > 0
+                    )
+                )
+            }
+            rows = conn.execute(
+                select(ledger.c.event, ledger.c.source, ledger.c.target, ledger.c.amount).where(
+                    ledger.c.event.like("table:%")
+                )
+            ).all()
+        moves: dict[tuple[str, str], list[int]] = {}
+        for row in rows:
+            ref = row.event[len("table:") :]
+            if ref not in settled:
+                continue
+            if row.source.startswith("account:"):  # the reserve, into the escrow
+                moves.setdefault((row.source, ref), [0, 0])[0] += row.amount
+            elif row.target.startswith("account:"):  # the payout, out of it
+                moves.setdefault((row.target, ref), [0, 0])[1] += row.amount
+        out: dict[str, list[Played]] = {}
+        for (who, ref), (put, got) in sorted(moves.items()):
+            out.setdefault(who, []).append(Played(put, got - put, settled[ref]))
+        return out
 
     def void_table(self, table_id: str, now: float) -> None:
         """A live table that can never be played on (its log will not load): end it as

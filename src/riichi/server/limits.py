@@ -39,7 +39,12 @@ class Limits:
     sockets_per_address: int = 32
     sockets: int = 20_000
     tables_per_address: str = "30 per minute"  # see `limits.parse` for the syntax
+    # live tables in all; a signed-in person with no table in play is never refused
     live_tables: int = 5000
+    guest_tables: int = 500  # live tables opened by guests, all together
+    guest_tables_per_address: int = 3  # ... by the guests of one address
+    tables_per_account: int = 10  # live tables one signed-in account opens
+    idle_seconds: float = 3600.0  # an untimed table nobody moved at or visited closes
     page: int = 50  # lobby and game lists
     max_page: int = 200
     json_depth: int = 16
@@ -102,6 +107,8 @@ def parse_json(data: bytes | str, limit: int, depth: int) -> Any:
         raise LimitError(f"the message nests deeper than {depth} levels") from None
     except json.JSONDecodeError as exc:
         raise LimitError(f"not JSON: {exc.msg} at character {exc.pos}") from None
+    except ValueError:  # an integer of thousands of digits: Python refuses to convert it
+        raise LimitError("a number in the message has too many digits") from None
     if _depth(value, depth) > depth:
         raise LimitError(f"the message nests deeper than {depth} levels")
     return value

@@ -15,6 +15,7 @@ from sqlalchemy import Integer, case, delete, func, select
 from sqlalchemy.engine import Engine
 
 from riichi.game.stats import Totals
+from riichi.platform.integrity import SuspiciousPair, suspicious_pairs
 from riichi.platform.ratings import PROVISIONAL_GAMES
 from riichi.server.storage import (
     STAT_COLUMNS,
@@ -22,6 +23,7 @@ from riichi.server.storage import (
     rate_match,
     rating_history,
     ratings,
+    sightings,
     tables,
 )
 
@@ -184,6 +186,24 @@ class RecordStore:
             }
             for row in rows
         ], total
+
+    def suspicious_pairs(self) -> list[SuspiciousPair]:
+        """Pairs of accounts whose rated games together look arranged
+        (``riichi.platform.integrity``)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(game_stats.c.table_id, game_stats.c.player, game_stats.c.place).where(
+                    game_stats.c.rated, game_stats.c.player.like("account:%")
+                )
+            ).all()
+            seen = conn.execute(select(sightings.c.account_id, sightings.c.address)).all()
+        games: dict[str, dict[str, int]] = {}
+        for row in rows:
+            games.setdefault(row.table_id, {})[row.player] = row.place
+        addresses: dict[str, set[str]] = {}
+        for row in seen:
+            addresses.setdefault(f"account:{row.account_id}", set()).add(row.address)
+        return suspicious_pairs(list(games.values()), addresses)
 
     def recompute(self) -> int:
         """Rebuild every rating from the stored rated matches, in the order they were

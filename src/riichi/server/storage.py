@@ -55,8 +55,10 @@ from riichi.platform.chips import (
     BANK,
     HOUSE,
     START_CHIPS,
+    ChipError,
     Transfer,
     account_ledger,
+    check_stake,
     escrow,
     table_settlement,
 )
@@ -66,6 +68,7 @@ from riichi.rules import RuleSet
 DEFAULT_URL = "sqlite:///riichi.db"
 MIGRATIONS = Path(__file__).parent / "migrations"
 BASELINE = "0001"  # the schema databases had before migrations existed
+DAY_SECONDS = 86_400.0
 
 log = logging.getLogger(__name__)
 metadata = MetaData()
@@ -93,6 +96,8 @@ tables = Table(
     # the seed, the record and any view of the game stay private until then, even after
     # it ends (a Daily Wall: until the day is over everywhere)
     Column("reveal", Float),
+    # a person's last move or visit at an untimed table: one left alone too long closes
+    Column("touched", Float),
 )
 
 actions = Table(
@@ -113,6 +118,18 @@ accounts = Table(
     Column("name_key", String(80), nullable=False, unique=True),
     Column("password_hash", Text, nullable=False),
     Column("created", Float, nullable=False),
+    Column("role", String(16)),  # "operator": may add the house's chips; else none
+)
+
+# where each account was seen from (a keyed hash of the address, never the address):
+# the rated queue keeps one person's accounts apart, and the reports pair them
+sightings = Table(
+    "sightings",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("address", String(64), primary_key=True),
+    Column("first", Float, nullable=False),
+    Column("last", Float, nullable=False),
 )
 
 sessions = Table(
@@ -138,6 +155,7 @@ queue_table = Table(
     Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
     Column("pool", String(16), nullable=False),
     Column("since", Float, nullable=False),
+    Column("address", String(64)),  # hashed, as in sightings
 )
 
 players = Table(
@@ -220,6 +238,7 @@ daily_attempts = Table(
     Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, unique=True),
     Column("started", Float, nullable=False),
     Column("hands", Text),  # JSON per hand, once finished
+    Column("address", String(64)),  # hashed: one ranked attempt per address and day
 )
 
 tournaments = Table(
@@ -242,6 +261,7 @@ tournaments = Table(
     Column("created", Float, nullable=False),
     Column("finished", Float),
     Column("standings", Text),  # JSON, once over
+    Column("plan", Text),  # JSON seating of every round, stored once when it starts
 )
 
 entrants = Table(
@@ -265,6 +285,8 @@ tournament_tables = Table(
 
 
 GUEST = "guest"  # the player of a seat taken by link, without an account
+OPERATOR = "operator"  # the role that may add the house's chips
+CLOSED = "closed"  # the status of an untimed table closed for want of play
 
 
 class StorageError(RiichiError):
@@ -291,6 +313,7 @@ class StoredTable:
     watchable: bool = False
     bet: int = 0
     reveal: float | None = None
+    touched: float | None = None
 
     def revealed(self, now: float) -> bool:
         """Whether a game that is over may be shown to anyone."""
@@ -323,7 +346,8 @@ class NewTable:
     bet: int = 0
     # chips each seat's ledger account puts in escrow (a money table)
     reserves: tuple[tuple[str, int], ...] = ()
-    daily: tuple[str, int] | None = None  # (day, account) of a Daily Wall attempt
+    # (day, account, address hash) of a Daily Wall attempt
+    daily: tuple[str, int, str | None] | None = None
     reveal: float | None = None
     # (tournament, round, table number, entrant or None by seat) of a tournament table
     tournament: tuple[str, int, int, list[str | None]] | None = None
@@ -385,6 +409,7 @@ class ActionRow:
     final: Final | None = None
     clock: dict[str, Any] | None = None
     timeout: bool = False
+    touched: float | None = None  # a person moved now (an untimed table's last touch)
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,6 +494,9 @@ class Store:
                     )
                 )
             if new.reserves:
+                for who, amount in new.reserves:
+                    if who.startswith("account:"):
+                        _check_stake(conn, int(who[8:]), amount, new.created)
                 post(
                     conn,
                     f"table:{new.id}",
@@ -476,11 +504,15 @@ class Store:
                     new.created,
                 )
             if new.daily is not None:
-                day, account = new.daily
+                day, account, address = new.daily
                 try:
                     conn.execute(
                         insert(daily_attempts).values(
-                            day=day, account_id=account, table_id=new.id, started=new.created
+                            day=day,
+                            account_id=account,
+                            table_id=new.id,
+                            started=new.created,
+                            address=address,
                         )
                     )
                 except IntegrityError:
@@ -524,6 +556,17 @@ class Store:
             except Exception as exc:  # handed to the row's own caller
                 results.append(exc)
         return results
+
+    def close_idle(self, table_id: str, now: float) -> bool:
+        """End a live untimed table that nobody plays any more (status ``closed``); its
+        log stays. False if it was no longer live."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(tables)
+                .where(tables.c.id == table_id, tables.c.status == "live")
+                .values(status=CLOSED, finished=now)
+            )
+            return done.rowcount == 1
 
     def finish(self, table_id: str, final: Final) -> None:
         """Mark a table over; for a log whose last action was stored without its end."""
@@ -618,6 +661,46 @@ class AccountStore:
             row = conn.execute(select(accounts).where(accounts.c.name_key == key)).first()
         return None if row is None else (Account(row.id, row.name), row.password_hash)
 
+    def is_operator(self, account_id: int) -> bool:
+        with self.engine.connect() as conn:
+            role = conn.execute(
+                select(accounts.c.role).where(accounts.c.id == account_id)
+            ).scalar_one_or_none()
+        return role == OPERATOR
+
+    def set_role(self, key: str, role: str | None) -> Account | None:
+        """Grant (or with None take back) a role to the account of a name key."""
+        with self.engine.begin() as conn:
+            row = conn.execute(select(accounts).where(accounts.c.name_key == key)).first()
+            if row is None:
+                return None
+            conn.execute(update(accounts).where(accounts.c.id == row.id).values(role=role))
+        return Account(row.id, row.name)
+
+    def seen(self, account_id: int, address: str, now: float) -> None:
+        """Note that the account was used from ``address`` (a keyed hash)."""
+        key = (sightings.c.account_id == account_id) & (sightings.c.address == address)
+        with self.engine.begin() as conn:
+            done = conn.execute(update(sightings).where(key).values(last=now))
+            if done.rowcount == 0:
+                try:
+                    with conn.begin_nested():
+                        conn.execute(
+                            insert(sightings).values(
+                                account_id=account_id, address=address, first=now, last=now
+                            )
+                        )
+                except IntegrityError:  # seen at the same moment by another request
+                    pass
+
+    def created(self, account_id: int) -> float:
+        with self.engine.connect() as conn:
+            return float(
+                conn.execute(
+                    select(accounts.c.created).where(accounts.c.id == account_id)
+                ).scalar_one()
+            )
+
     def names(self, account_ids: list[int]) -> dict[int, str]:
         with self.engine.connect() as conn:
             rows = conn.execute(
@@ -670,20 +753,26 @@ class AccountStore:
         with self.engine.begin() as conn:
             conn.execute(update(sessions).where(sessions.c.id == session_id).values(revoked=True))
 
-    def join_queue(self, account_id: int, pool: str, since: float) -> None:
+    def join_queue(
+        self, account_id: int, pool: str, since: float, address: str | None = None
+    ) -> None:
         with self.engine.begin() as conn:
             conn.execute(delete(queue_table).where(queue_table.c.account_id == account_id))
-            conn.execute(insert(queue_table).values(account_id=account_id, pool=pool, since=since))
+            conn.execute(
+                insert(queue_table).values(
+                    account_id=account_id, pool=pool, since=since, address=address
+                )
+            )
 
     def leave_queue(self, account_id: int) -> None:
         with self.engine.begin() as conn:
             conn.execute(delete(queue_table).where(queue_table.c.account_id == account_id))
 
-    def queue(self) -> list[tuple[int, str, float]]:
-        """Everyone waiting: (account, pool, since)."""
+    def queue(self) -> list[tuple[int, str, float, str | None]]:
+        """Everyone waiting: (account, pool, since, address hash)."""
         with self.engine.connect() as conn:
             rows = conn.execute(select(queue_table).order_by(queue_table.c.since)).all()
-        return [(r.account_id, r.pool, r.since) for r in rows]
+        return [(r.account_id, r.pool, r.since, r.address) for r in rows]
 
     def tables_of(self, account_id: int, status: str = "live") -> list[tuple[str, int, str]]:
         """(table id, seat, kind) of the tables where the account sits."""
@@ -742,7 +831,34 @@ def post(conn: Connection, event: str, transfers: list[Transfer], now: float) ->
 
 
 class ChipsShort(StorageError):
-    """Fewer chips than a bet, a reserve or a buy-in needs."""
+    """Fewer chips than a bet, a reserve or a buy-in needs, or more than the site lets
+    one account stake."""
+
+
+def _check_stake(conn: Connection, account_id: int, amount: int, now: float) -> None:
+    """The money limits of one account, read inside the transaction that reserves (the
+    table's row is written first, which holds SQLite's write lock; PostgreSQL locks the
+    account's row): what it put up against the house today, its money tables in play."""
+    who = account_ledger(account_id)
+    conn.execute(select(accounts.c.id).where(accounts.c.id == account_id).with_for_update())
+    today = now - now % DAY_SECONDS
+    staked = conn.execute(
+        select(func.coalesce(func.sum(ledger.c.amount), 0)).where(
+            ledger.c.source == who,
+            ledger.c.target.like("escrow:%"),
+            ledger.c.event.like("table:%"),
+            ledger.c.created >= today,
+        )
+    ).scalar_one()
+    playing = conn.execute(
+        select(func.count())
+        .select_from(players.join(tables, players.c.table_id == tables.c.id))
+        .where(players.c.account_id == account_id, tables.c.status == "live", tables.c.bet > 0)
+    ).scalar_one()
+    try:
+        check_stake(int(staked), int(playing), amount)
+    except ChipError as exc:
+        raise ChipsShort(str(exc)) from None
 
 
 def _write(conn: Connection, row: Write) -> None:
@@ -767,6 +883,8 @@ def _write(conn: Connection, row: Write) -> None:
         conn.execute(
             update(tables).where(tables.c.id == row.table_id).values(clock=json.dumps(row.clock))
         )
+    if row.touched is not None:
+        conn.execute(update(tables).where(tables.c.id == row.table_id).values(touched=row.touched))
     if row.final is not None:
         _finish(conn, row.table_id, row.final)
 
@@ -903,6 +1021,7 @@ def _stored(row: Any) -> StoredTable:
         watchable=bool(row.watchable),
         bet=row.bet or 0,
         reveal=row.reveal,
+        touched=row.touched,
     )
 
 

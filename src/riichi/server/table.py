@@ -44,7 +44,8 @@ from riichi.game import Action, IllegalActionError, Match, Phase, commitment, ob
 from riichi.game.kyoku import Kyoku
 from riichi.game.stats import hand_changes, seat_stats
 from riichi.platform import POLICIES, ClockPolicy, ClockState, Pool, clocks, timeout_action
-from riichi.platform.spectating import HAND, Delay
+from riichi.platform.accounts import reserved
+from riichi.platform.spectating import HAND, Delay, shown_actions
 from riichi.rules import Length, RuleSet, find_ruleset
 from riichi.server.clock import Clock
 from riichi.server.limits import Limits
@@ -64,6 +65,7 @@ from riichi.server.views import seat_state, standings_of
 
 HUMAN = "human"
 NAME_LENGTH = 24
+TOUCH_EVERY = 60.0  # seconds: how stale the stored last touch of an untimed table may be
 
 # Close codes: the first two are final (a client must not retry), the others not.
 CLOSE_REFUSED = 4403  # a bad seat link, or a page of another site
@@ -164,8 +166,9 @@ def person_name(given: str | None, seat: int) -> str:
         return f"player {seat + 1}"
     if len(name) > NAME_LENGTH or not name.isprintable():
         raise ProtocolError(f"a name is at most {NAME_LENGTH} printable characters")
-    if BOT_LABEL.strip("()").lower() in name.lower():
-        raise ProtocolError(f"the name {excerpt(name)} is kept for computers")
+    why = reserved(name)
+    if why is not None:
+        raise ProtocolError(f"the name {excerpt(name)} is {why}")
     return name
 
 
@@ -291,6 +294,14 @@ class LiveTable:
         self._snapshots: dict[tuple[int | None, str], tuple[int, str]] = {}
         self._ended: Kyoku | None = None  # the hand whose result is showing, once known
         self.closed = False  # unloaded: the task ends once nobody is left
+        # a person's last move or visit (an untimed table left alone too long closes);
+        # ``_touch_stored`` is what the store has, written at most every TOUCH_EVERY
+        self.touched = self._touch_stored = stored.touched or stored.created
+        self.opened_by: str | None = None  # the guest address that opened it, if any
+        # a guest's table: nobody at it signed in (it counts against the guests' budget)
+        self.guest = stored.kind in ("practice", "private") and all(
+            spec.account is None for spec in seats
+        )
         self._public = public_info(stored, seats, match.rules)
         self._published = self._info()
 
@@ -479,6 +490,8 @@ class LiveTable:
                 return
             if viewer.seat is None:
                 self._count_spectators(+1)
+            else:
+                self.touched = self.clock.now()
             self.viewers.add(viewer)
             viewer.put(self.snapshot(viewer.seat, "hello"))
             return
@@ -501,7 +514,7 @@ class LiveTable:
                 raise ProtocolError(
                     f"table {self.id}: the hand's result is showing; send ready to go on"
                 )
-            await self._commit(seat, action)
+            await self._commit(seat, action, person=True)
             viewer.put_json({"type": "ack", "version": self.version})
         elif kind == "ready":
             if viewer.seat is None:
@@ -535,7 +548,23 @@ class LiveTable:
             raise ProtocolError(str(exc)) from None
         return viewer.seat, action
 
-    async def _commit(self, seat: int, action: Action, timeout: bool = False) -> None:
+    @property
+    def untimed(self) -> bool:
+        return self.policy is None
+
+    def idle(self, now: float, after: float) -> bool:
+        """An untimed game in play that no person has moved at or visited for ``after``
+        seconds, and that nobody is seated at now."""
+        return (
+            self.untimed
+            and not self.match.over
+            and now - self.touched >= after
+            and not any(v.seat is not None for v in self.viewers)
+        )
+
+    async def _commit(
+        self, seat: int, action: Action, timeout: bool = False, person: bool = False
+    ) -> None:
         """Validate, apply, store, publish: an ack is only ever sent for a stored action."""
         if self.match.over:
             raise ProtocolError(f"table {self.id}: the match is over")
@@ -552,6 +581,11 @@ class LiveTable:
         seq = len(self.match.actions)
         hands = len(self.match.results)
         now = self.clock.now()
+        touched = None
+        if person:
+            self.touched = now
+            if self.untimed and now - self._touch_stored >= TOUCH_EVERY:
+                touched = now
         kyoku = self.match.kyoku
         self.match.apply(seat, action)
         standings = self.match.standings
@@ -571,6 +605,7 @@ class LiveTable:
             final=None if standings is None else final_of(self.match, self.seats, now),
             clock=clock,
             timeout=timeout,
+            touched=touched,
         )
         try:
             await self.writer.append(row)
@@ -582,6 +617,8 @@ class LiveTable:
             if self.timer is not None and stored.clock:
                 self.timer = ClockState.from_dict(stored.clock)
             raise ProtocolError(f"table {self.id}: the action could not be stored; retry") from None
+        if touched is not None:
+            self._touch_stored = touched
         ended = len(self.match.results) > hands
         if ended:
             self._ended = kyoku
@@ -629,12 +666,16 @@ class LiveTable:
             viewer.put(text)
 
     def _info(self) -> dict[str, Any]:
+        # Public: how far the game has gone only as far as spectators see it (the live
+        # version or live scores would tell the hand in play), and the end only once
+        # it may be shown (a Daily Wall attempt's, when its day is over).
+        match = self.match
         return {
             **self._public,
-            "over": self.match.over,
-            "version": self.version,
-            "standings": standings_of(self.match),
-            "seed": self.match.seed if self.stored.seed_public or self.revealed else None,
+            "over": match.over,
+            "actions": shown_actions(self.delay, match.hand_ends, len(match.actions), match.over),
+            "standings": standings_of(match) if self.revealed else None,
+            "seed": match.seed if self.stored.seed_public or self.revealed else None,
         }
 
     def snapshot(self, seat: int | None, kind: str) -> str:

@@ -6,18 +6,28 @@ once a second and takes the next step that is due; each step is one
 transaction or can be repeated safely, so a restart carries on where the last
 process stopped:
 
-- registration closes: the first round is seated, or the tournament is
-  cancelled (fewer entrants than a table's seats) and every buy-in refunded;
-- every table of the round is over: the next round is seated from the results
-  so far (seating is a pure function of the seed and the results, so a round
-  seated in part before a crash is completed with the same tables);
+- registration closes (status ``closing``, in the transaction that reads the
+  entrants, so no registration lands after the list is read): the whole
+  seating plan is made from that list off the event loop and stored once with
+  the step to ``running``; or the tournament is cancelled (fewer entrants than
+  a table's seats) and every buy-in refunded;
+- every table of the round is over: the next round is seated from the stored
+  plan (a round seated in part before a crash is completed with the same
+  tables; a plan is never made twice);
 - the last round is over: the standings and the payout are written with the
   tournament's end, in one transaction.
 
 Money (``riichi.platform.chips``): a registration moves the bet to the
 tournament's escrow and the fee to the house in the transaction that records
-the entrant; money the house adds goes in at creation; roster computers
-entered by the organiser are backed by the house.
+the entrant; money the house adds goes in at creation, and only an operator
+adds it; roster computers entered by the organiser are backed by the house, so
+an organiser who is not an operator enters at most a few per person
+(``riichi.platform.tournaments.TournamentLimits``).
+
+Every check of a status, a count or an order happens inside the transaction
+that writes on it: the transaction first writes the row it depends on (the
+tournament's, or the organiser's account), which holds SQLite's write lock and
+PostgreSQL's row lock until it commits.
 """
 
 from __future__ import annotations
@@ -26,7 +36,7 @@ import asyncio
 import json
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +46,7 @@ from sqlalchemy.engine import Engine
 from riichi.bots import BOT_LABEL, ROSTER
 from riichi.errors import excerpt
 from riichi.platform import Pool
-from riichi.platform.chips import HOUSE, Transfer, account_ledger, backer, escrow
+from riichi.platform.chips import HOUSE, MONEY, Transfer, account_ledger, backer, escrow
 from riichi.platform.tournaments import (
     DEFAULT_PAYOUT,
     MAX_ENTRANTS,
@@ -44,6 +54,8 @@ from riichi.platform.tournaments import (
     Standing,
     TableResult,
     TournamentError,
+    check_computers,
+    check_organiser,
     check_payout,
     payouts,
     plan_rounds,
@@ -53,6 +65,7 @@ from riichi.rules import RuleSet
 from riichi.server.storage import (
     Account,
     StorageError,
+    accounts,
     entrants,
     post,
     tables,
@@ -75,6 +88,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 MAX_BET = 1_000_000
 MAX_WAIT = 7 * 86_400.0  # registration stays open at most a week
+NOT_ENDED = ("open", "closing", "running")
+Plan = list[list[list[str | None]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +111,7 @@ class Tournament:
     created: float
     finished: float | None
     standings: list[dict[str, Any]] | None
+    plan: Plan | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -138,6 +154,17 @@ def _tournament(row: Any) -> Tournament:
         created=row.created,
         finished=row.finished,
         standings=None if row.standings is None else json.loads(row.standings),
+        plan=None if row.plan is None else json.loads(row.plan),
+    )
+
+
+def _claim(conn: Any, tournament_id: str) -> None:
+    """Write the tournament's row first: what the transaction reads next cannot change
+    under it (SQLite's write lock, PostgreSQL's row lock, both held to the commit)."""
+    conn.execute(
+        update(tournaments)
+        .where(tournaments.c.id == tournament_id)
+        .values(status=tournaments.c.status)
     )
 
 
@@ -147,8 +174,22 @@ class TournamentStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def create(self, t: Tournament) -> None:
+    def create(self, t: Tournament, operator: bool) -> None:
+        """A new tournament, if its organiser may open one more (checked in the same
+        transaction, after locking the organiser's row)."""
         with self.engine.begin() as conn:
+            conn.execute(
+                update(accounts).where(accounts.c.id == t.organiser).values(id=accounts.c.id)
+            )
+            ended = tournaments.c.status.in_(NOT_ENDED)
+            on_site = conn.execute(select(func.count()).where(ended)).scalar_one()
+            organising = conn.execute(
+                select(func.count()).where(ended, tournaments.c.organiser == t.organiser)
+            ).scalar_one()
+            try:
+                check_organiser(operator, int(organising), int(on_site), t.added)
+            except TournamentError as exc:
+                raise StorageError(str(exc)) from None
             conn.execute(
                 insert(tournaments).values(
                     id=t.id,
@@ -192,7 +233,7 @@ class TournamentStore:
     def pending(self) -> list[Tournament]:
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(tournaments).where(tournaments.c.status.in_(("open", "running")))
+                select(tournaments).where(tournaments.c.status.in_(NOT_ENDED))
             ).all()
         return [_tournament(r) for r in rows]
 
@@ -206,30 +247,40 @@ class TournamentStore:
             ).all()
         return [(r.player, r.name) for r in rows]
 
-    def enter(self, t: Tournament, players: Sequence[tuple[str, str]], now: float) -> None:
+    def enter(
+        self,
+        t: Tournament,
+        players: Sequence[tuple[str, str]],
+        now: float,
+        check: Callable[[int, int], None] | None = None,
+    ) -> None:
         """Register entrants, each paying its buy-in, in one transaction; only while
-        registration is open, and never past the limit."""
+        registration is open, and never past the limit. ``check`` sees the people and
+        computers entered so far and may refuse."""
         with self.engine.begin() as conn:
+            _claim(conn, t.id)
             status = conn.execute(
-                select(tournaments.c.status).where(tournaments.c.id == t.id).with_for_update()
+                select(tournaments.c.status).where(tournaments.c.id == t.id)
             ).scalar_one()
             if status != "open":
                 raise StorageError(f"tournament {t.id} is {status}: registration is closed")
-            count = int(
-                conn.execute(
-                    select(func.count()).where(entrants.c.tournament_id == t.id)
-                ).scalar_one()
-            )
-            if count + len(players) > MAX_ENTRANTS:
+            have = conn.execute(
+                select(entrants.c.player, entrants.c.seq).where(entrants.c.tournament_id == t.id)
+            ).all()
+            if len(have) + len(players) > MAX_ENTRANTS:
                 raise StorageError(f"a tournament takes at most {MAX_ENTRANTS} entrants")
-            for seq, (player, name) in enumerate(players, start=count + 1):
-                found = conn.execute(
-                    select(entrants.c.seq).where(
-                        entrants.c.tournament_id == t.id, entrants.c.player == player
-                    )
-                ).first()
-                if found is not None:
+            if check is not None:
+                computers = sum(1 for row in have if row.player.startswith("computer:"))
+                try:
+                    check(len(have) - computers, computers)
+                except TournamentError as exc:
+                    raise StorageError(str(exc)) from None
+            entered = {row.player for row in have}
+            last = max((row.seq for row in have), default=0)
+            for seq, (player, name) in enumerate(players, start=last + 1):
+                if player in entered:
                     raise StorageError(f"{name} is registered already")
+                entered.add(player)
                 conn.execute(
                     insert(entrants).values(tournament_id=t.id, player=player, seq=seq, name=name)
                 )
@@ -241,13 +292,40 @@ class TournamentStore:
                     moves.append(Transfer(payer, HOUSE, t.fee))
                 post(conn, f"tournament:{t.id}", moves, now)
 
-    def start(self, tournament_id: str) -> bool:
-        """Registration closes and round 1 begins; False if another step came first."""
+    def close(self, tournament_id: str) -> list[tuple[str, str]] | None:
+        """Registration closes: the entrants as they stand, read in the transaction
+        that closes it (None if it was not open or closing)."""
+        with self.engine.begin() as conn:
+            _claim(conn, tournament_id)
+            done = conn.execute(
+                update(tournaments)
+                .where(
+                    tournaments.c.id == tournament_id,
+                    tournaments.c.status.in_(("open", "closing")),
+                )
+                .values(status="closing")
+            )
+            if done.rowcount != 1:
+                return None
+            rows = conn.execute(
+                select(entrants.c.player, entrants.c.name)
+                .where(entrants.c.tournament_id == tournament_id)
+                .order_by(entrants.c.seq)
+            ).all()
+        return [(r.player, r.name) for r in rows]
+
+    def start(self, tournament_id: str, plan: Plan) -> bool:
+        """Round 1 begins with the seating plan stored; False if it was stored already
+        (the plan is made once and never again)."""
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(tournaments)
-                .where(tournaments.c.id == tournament_id, tournaments.c.status == "open")
-                .values(status="running", round=1)
+                .where(
+                    tournaments.c.id == tournament_id,
+                    tournaments.c.status == "closing",
+                    tournaments.c.plan.is_(None),
+                )
+                .values(status="running", round=1, plan=json.dumps(plan))
             )
             return done.rowcount == 1
 
@@ -316,7 +394,7 @@ class TournamentStore:
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(tournaments)
-                .where(tournaments.c.id == t.id, tournaments.c.status == "open")
+                .where(tournaments.c.id == t.id, tournaments.c.status.in_(("open", "closing")))
                 .values(status="cancelled", finished=now)
             )
             if done.rowcount != 1:
@@ -360,7 +438,10 @@ class TournamentDesk:
         self.server = server
         self.store = TournamentStore(server.store.engine)
         self._lock = asyncio.Lock()  # one step at a time
-        self._plans: dict[str, list[list[list[str | None]]]] = {}  # seating, by tournament
+        self._planning = asyncio.Semaphore(1)  # one seating plan made at a time
+
+    async def _operator(self, account: Account) -> bool:
+        return await asyncio.to_thread(self.server.store.accounts.is_operator, account.id)
 
     async def create(self, account: Account, body: Any) -> dict[str, Any]:
         if not isinstance(body, dict):
@@ -415,7 +496,10 @@ class TournamentDesk:
             finished=None,
             standings=None,
         )
-        await asyncio.to_thread(self.store.create, t)
+        try:
+            await asyncio.to_thread(self.store.create, t, await self._operator(account))
+        except StorageError as exc:
+            raise ProtocolError(str(exc)) from None
         return await self.view(t.id)
 
     async def _get(self, tournament_id: str) -> Tournament:
@@ -438,18 +522,32 @@ class TournamentDesk:
             raise ProtocolError("only the organiser adds computers")
         if not isinstance(count, int) or isinstance(count, bool) or not 0 < count <= MAX_ENTRANTS:
             raise ProtocolError(f"count is 1 to {MAX_ENTRANTS}, got {excerpt(count)}")
+        operator = await self._operator(account)
+        if t.bet > MONEY.max_bet and not operator:
+            raise ProtocolError(
+                f"the house backs computers for a bet of at most {MONEY.max_bet}, not {t.bet}"
+            )
         have = await asyncio.to_thread(self.store.entrants, t.id)
         start = sum(1 for p, _ in have if p.startswith("computer:")) + 1
         players = [
             (f"computer:{ROSTER}:{t.id}:{n}", f"{ROSTER} {n} {BOT_LABEL}")
             for n in range(start, start + count)
         ]
-        await self._enter(t, players)
+
+        def check(people: int, computers: int) -> None:
+            check_computers(operator, people, computers, count)
+
+        await self._enter(t, players, check)
         return await self.view(t.id)
 
-    async def _enter(self, t: Tournament, players: list[tuple[str, str]]) -> None:
+    async def _enter(
+        self,
+        t: Tournament,
+        players: list[tuple[str, str]],
+        check: Callable[[int, int], None] | None = None,
+    ) -> None:
         try:
-            await asyncio.to_thread(self.store.enter, t, players, self.server.clock.now())
+            await asyncio.to_thread(self.store.enter, t, players, self.server.clock.now(), check)
         except StorageError as exc:
             raise ProtocolError(str(exc)) from None
 
@@ -458,7 +556,7 @@ class TournamentDesk:
         t = await self._get(tournament_id)
         if account.id != t.organiser:
             raise ProtocolError("only the organiser starts the tournament")
-        if t.status != "open":
+        if t.status not in ("open", "closing"):
             raise ProtocolError(f"the tournament is {t.status}")
         async with self._lock:
             await self._begin(t)
@@ -502,19 +600,25 @@ class TournamentDesk:
     async def step(self) -> None:
         """Take every step that is due (the runner's body, callable from tests)."""
         for t in await asyncio.to_thread(self.store.pending):
-            if t.status == "open" and self.server.clock.now() >= t.closes:
+            if (t.status == "open" and self.server.clock.now() >= t.closes) or (
+                t.status == "closing"  # closed before a stop, its plan not yet stored
+            ):
                 await self._begin(t)
             elif t.status == "running":
                 await self._advance(t)
 
     async def _begin(self, t: Tournament) -> None:
-        people = await asyncio.to_thread(self.store.entrants, t.id)
-        now = self.server.clock.now()
+        people = await asyncio.to_thread(self.store.close, t.id)
+        if people is None:
+            return  # another step came first
         if len(people) < t.rules.players:
-            await asyncio.to_thread(self.store.cancel, t, now)
+            await asyncio.to_thread(self.store.cancel, t, self.server.clock.now())
             return
-        if await asyncio.to_thread(self.store.start, t.id):
-            await self._seat(t, 1, people)
+        entered = [p for p, _ in people]
+        async with self._planning:  # off the loop, one at a time, bounded by the size limits
+            plan = await asyncio.to_thread(plan_rounds, entered, t.rounds, t.rules.players, t.seed)
+        if await asyncio.to_thread(self.store.start, t.id, plan):
+            await self._seat(await self._get(t.id), 1, people)
 
     async def _advance(self, t: Tournament) -> None:
         rows = await asyncio.to_thread(self.store.tables, t.id)
@@ -543,12 +647,8 @@ class TournamentDesk:
         people: list[tuple[str, str]],
     ) -> None:
         names = dict(people)
-        plan = self._plans.get(t.id)
-        if plan is None:
-            entered = [p for p, _ in people]
-            plan = await asyncio.to_thread(plan_rounds, entered, t.rounds, t.rules.players, t.seed)
-            self._plans[t.id] = plan
-        seating = plan[round_ - 1]
+        assert t.plan is not None, f"tournament {t.id} runs without its plan"
+        seating = t.plan[round_ - 1]
         have = {
             r["number"]
             for r in await asyncio.to_thread(self.store.tables, t.id)
@@ -557,6 +657,8 @@ class TournamentDesk:
         for number, seated in enumerate(seating, start=1):
             if number in have:
                 continue
+            if self.server.live >= self.server.limits.live_tables:
+                return  # the site is full: the runner seats the rest when tables end
             seats = [
                 roster_seat(s, ROSTER)
                 if player is None
