@@ -30,10 +30,13 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: str, port: int, log: Path | None = None) -> subprocess.Popen[bytes]:
-    """``riichi serve`` in its own process; its log goes to ``log`` (access log included)."""
+def start_server(
+    db: str, port: int, log: Path | None = None, *options: str
+) -> subprocess.Popen[bytes]:
+    """``riichi serve`` in its own process (with ``options``); its log goes to ``log``
+    (access log included)."""
     command = [sys.executable, "-m", "riichi.cli", "serve", "--port", str(port), "--db", db]
-    command += ["--bot-delay", "0"]
+    command += ["--bot-delay", "0", *options]
     if log is None:
         command.append("--no-access-log")
     out = subprocess.DEVNULL if log is None else log.open("wb")

@@ -273,17 +273,18 @@ def test_money_tables_refuse_what_they_cannot_hold_and_move_nothing(tmp_path: Pa
 
     app = create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock())
     wta = {"rules": "riichi-basic", "switches": {"settlement": "winner-takes-all"}}
-    bots = ["human", "defensive", "defensive", "defensive"]
+    bots = ["human", "expert", "expert", "expert"]  # the roster computer the house backs
+    timed = {**wta, "seats": bots, "clock": "standard"}
     with TestClient(app) as client:
-        guest = client.post("/api/tables", json={**wta, "seats": bots, "bet": 100})
+        guest = client.post("/api/tables", json={**timed, "bet": 100})
         assert guest.status_code == 400 and "signed-in" in guest.json()["error"]
         client.post("/api/register", json={"name": "payer", "password": "correct horse"})
         cases = [
-            ({"rules": "online", "seats": bots, "bet": 100}, "needs one of"),
-            ({**wta, "seats": ["human", "human", "defensive", "defensive"], "bet": 100}, "roster"),
-            ({**wta, "seats": bots, "bet": -5}, "whole number"),
-            ({**wta, "seats": bots, "bet": True}, "whole number"),
-            ({**wta, "seats": bots, "bet": 10_001}, "holds 10000 chips"),
+            ({"rules": "online", "seats": bots, "clock": "standard", "bet": 100}, "needs one of"),
+            ({**timed, "seats": ["human", "human", "expert", "expert"], "bet": 100}, "roster"),
+            ({**timed, "bet": -5}, "whole number"),
+            ({**timed, "bet": True}, "whole number"),
+            ({**timed, "bet": 10_001}, "from 1 to 5000"),
         ]
         for body, message in cases:
             refused = client.post("/api/tables", json=body)
@@ -293,12 +294,18 @@ def test_money_tables_refuse_what_they_cannot_hold_and_move_nothing(tmp_path: Pa
             BANK: -START_CHIPS,
             "account:1": START_CHIPS,
         }
-        made = client.post("/api/tables", json={**wta, "seats": bots, "bet": 1000})
+        made = client.post("/api/tables", json={**timed, "bet": 1000})
         assert made.status_code == 201
         statement = client.get("/api/chips").json()
         assert statement["balance"] == START_CHIPS - 1000
         assert statement["statement"]["items"][0]["amount"] == -1000
         assert app.state.server.chips.balance(escrow(made.json()["id"])) == 4000
+        # a single hand holds the bet and the feeding penalty: 7,500 of the 9,000 left
+        single = {**timed, "length": "one-hand", "bet": 5000}
+        assert client.post("/api/tables", json=single).status_code == 201
+        short = client.post("/api/tables", json={**timed, "bet": 100})
+        assert short.status_code == 400  # two money tables in play: the limit
+        assert client.get("/api/chips").json()["balance"] == START_CHIPS - 1000 - 7500
 
 
 def test_an_older_database_gives_its_accounts_their_starting_chips(tmp_path: Path) -> None:
@@ -332,7 +339,8 @@ def test_a_money_table_whose_log_cannot_replay_is_voided_and_gives_back_its_escr
     body = {
         "rules": "riichi-basic",
         "switches": {"settlement": "house"},
-        "seats": ["human", "defensive", "defensive", "defensive"],
+        "seats": ["human", "expert", "expert", "expert"],
+        "clock": "relaxed",
         "bet": 500,
     }
     with TestClient(create_app(url, clock=FakeClock())) as client:

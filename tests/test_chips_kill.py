@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -42,8 +43,9 @@ def test_kills_while_settling_lose_and_double_no_chip(tmp_path: Path) -> None:
                 "rules": "riichi-basic",
                 "length": "one-hand",
                 "switches": {"settlement": "winner-takes-all"},
-                "kind": "practice",
-                "seats": ["human", "defensive", "defensive", "defensive"],
+                "kind": "private",
+                "clock": "relaxed",
+                "seats": ["human", "expert", "expert", "expert"],
                 "bet": 200,
             },
         )
@@ -52,6 +54,11 @@ def test_kills_while_settling_lose_and_double_no_chip(tmp_path: Path) -> None:
         rules = RuleSet.from_dict(table["ruleset"])
         held = reserve(rules, 200)
         assert web.get("/api/chips").json()["balance"] == START_CHIPS - held
+        # the organiser is made an operator (who may enter any number of computers)
+        # with the staff's command, while the server runs
+        subprocess.run(
+            [sys.executable, "-m", "riichi.cli", "operator", "gambler", "--db", db], check=True
+        )
         cup = web.post(
             "/api/tournaments",
             json={

@@ -112,7 +112,11 @@ def test_two_accounts_get_the_same_walls_and_one_attempt_each(tmp_path: Path) ->
         # before bob has played: alice's game is closed to him, and so is the seed
         before = client.get("/api/daily").json()
         assert before["seed"] is None and before["compare"] is None
-        assert [row["game"] for row in before["board"]] == [None]
+        # alice's account was made today: her attempt is listed, not ranked
+        assert before["board"] == []
+        assert [(row["game"], row["why"]) for row in before["unranked"]] == [
+            (None, "the account was made on the day")
+        ]
         assert client.get(f"/api/games/{first['table']}/record").status_code == 404
         assert client.get(f"/api/games/{first['table']}/replay").status_code == 404
         assert client.get(f"/api/tables/{first['table']}").json()["seed"] is None
@@ -139,14 +143,12 @@ def test_two_accounts_get_the_same_walls_and_one_attempt_each(tmp_path: Path) ->
         again = client.post("/api/daily", json={})
         assert again.status_code == 400 and "come back tomorrow" in again.json()["error"]
 
-        # bob has played: he may compare and open alice's game
+        # bob has played: he may compare the hands he played, and opens no game
         after = client.get("/api/daily").json()
         assert after["seed"] is None  # still secret: the day is not over
-        assert len(after["board"]) == 2 and all(row["game"] for row in after["board"])
-        scores = [row["score"] for row in after["board"]]
-        assert scores == sorted(scores, reverse=True)
-        assert after["compare"][0]["played"] == 2
-        assert client.get(f"/api/games/{first['table']}/replay").status_code == 200
+        assert len(after["unranked"]) == 2 and not any(row["game"] for row in after["unranked"])
+        assert after["compare"][0]["played"] == 2 and after["compare"][0]["deltas"] is None
+        assert client.get(f"/api/games/{first['table']}/replay").status_code == 404
         assert after["mine"]["table"] == second["table"]
         as_account(client, alice)
         assert client.get("/api/daily").json()["mine"]["table"] == first["table"]
@@ -155,6 +157,8 @@ def test_two_accounts_get_the_same_walls_and_one_attempt_each(tmp_path: Path) ->
         clock.advance(DAY)
         yesterday = client.get("/api/daily", params={"day": first["day"]}).json()
         seed = yesterday["seed"]
+        assert all(row["game"] for row in yesterday["unranked"])
+        assert yesterday["compare"][0]["deltas"] is not None
         assert seed is not None and seed_commitment(seed) == before["commitment"]
         assert first["day"] in client.get("/api/daily").json()["earlier"]
         assert sorted(Wall.seeded(seed, 0).hands[0]) == deal(alice_seat)[1]["hand"]

@@ -227,7 +227,7 @@ def test_a_log_stored_without_its_end_is_finished_and_rated_once_on_restart(
     table = site.play([ann, None, None, None], last=False)
 
     async def restart() -> None:
-        server = Server(site.store, FakeClock())
+        server = Server(site.store, FakeClock(60.0))  # soon after: not left idle
         await server.start()
         await server.table(table)
         await server.close()

@@ -24,6 +24,7 @@ from riichi.platform.spectating import Delay
 from riichi.rules import find_ruleset
 from riichi.server import Limits, Store, create_app
 from riichi.server.app import RedactTokens
+from riichi.server.clock import FakeClock
 from riichi.server.storage import ActionRow, NewTable
 from server_helpers import Seat, choose, new_table
 
@@ -257,7 +258,13 @@ def test_bad_requests_are_refused_briefly_and_create_nothing(tmp_path: Path) -> 
 
 
 def test_creating_tables_is_rate_limited_and_capped(tmp_path: Path) -> None:
-    limits = Limits(tables_per_address="5 per minute", live_tables=8)
+    # the guests' budgets out of the way: the rate and the cap are what is tested here
+    limits = Limits(
+        tables_per_address="5 per minute",
+        live_tables=8,
+        guest_tables=100,
+        guest_tables_per_address=100,
+    )
     with TestClient(create_app(db_url(tmp_path), limits=limits)) as client:
         statuses = [client.post("/api/tables", json={}).status_code for _ in range(7)]
         assert statuses == [201] * 5 + [429] * 2
@@ -377,7 +384,8 @@ def test_a_log_that_ended_without_its_end_is_finished_on_start(tmp_path: Path) -
     for seq, (s, a) in enumerate(actions):
         store.append_action(ActionRow("t2", seq, s, a))
     store.close()
-    with TestClient(create_app(db_url(tmp_path))) as client:
+    # restarted soon after (a table left alone for an hour would be closed instead)
+    with TestClient(create_app(db_url(tmp_path), clock=FakeClock(60.0))) as client:
         info = client.get("/api/tables/t2").json()
         assert info["over"] and info["standings"] is not None
         games = client.get("/api/games").json()["items"]
@@ -410,18 +418,25 @@ def test_finished_tables_leave_memory_and_are_served_from_storage(tmp_path: Path
 def test_bot_tables_share_the_loop(tmp_path: Path) -> None:
     """Bot tables play one decision at a time, so the loop keeps answering (a generous
     bound, not a benchmark: before, each table played its whole match in one step)."""
-    with TestClient(create_app(db_url(tmp_path))) as client:
+    limits = Limits(guest_tables_per_address=8)
+    with TestClient(create_app(db_url(tmp_path), limits=limits)) as client:
         tables = [
             new_table(client, rules="online", length="south", seats=["efficiency"] * 4)
             for _ in range(8)
         ]
-        versions = [client.get(f"/api/tables/{t['id']}").json().get("version", 0) for t in tables]
+        live = client.app.state.server.tables  # type: ignore[attr-defined]
+
+        def version(table_id: str) -> int | None:
+            found = live.get(table_id)
+            return None if found is None else int(found.version)
+
+        versions = [version(t["id"]) or 0 for t in tables]
         waits = []
         for _ in range(30):
             start = time.perf_counter()
             assert client.get("/api/presets").status_code == 200
             waits.append(time.perf_counter() - start)
-        later = [client.get(f"/api/tables/{t['id']}").json().get("version") for t in tables]
+        later = [version(t["id"]) for t in tables]
     assert any(v is None or v > w for v, w in zip(later, versions, strict=True))
     assert max(waits) < 0.5, f"the loop stalled {max(waits):.2f} s"
 

@@ -148,6 +148,8 @@ def test_sixteen_roster_computers_play_four_rounds_to_the_payout(tmp_path: Path)
     app = create_app(f"sqlite:///{tmp_path / 't.db'}", clock=clock)
     with TestClient(app) as client:
         register(client, "organiser")
+        # an operator: adds the house's chips and enters computers without a person
+        app.state.server.store.accounts.set_role("organiser", "operator")
         body = {
             "name": "Winter cup",
             "rules": "riichi-basic",

@@ -53,9 +53,7 @@ def audit_command(db_url: str) -> None:
     if not problems:
         click.echo("the books are clean")
     for pair in pairs:
-        click.echo(
-            f"pair: {pair.first} and {pair.second}, {pair.games} rated games: {pair.reason}"
-        )
+        click.echo(f"pair: {pair.first} and {pair.second}, {pair.games} rated games: {pair.reason}")
     if not pairs:
         click.echo("no suspicious pairs")
     sys.exit(1 if problems else 0)

@@ -2,7 +2,7 @@
 
 Two names are the same name when they look the same: the comparison form is
 Unicode's confusables skeleton (UTS #39, from the table the
-``confusable_homoglyphs`` package ships) of the NFKC form, case-folded, so
+``confusable_homoglyphs`` package ships) of the case-folded NFKC form, so
 ``bоt`` (a Cyrillic o), ``b0t`` and ``ｂｏｔ`` all read as ``bot``, and ``аdmin``
 (a Cyrillic a) as ``admin``. The computers' names and the staff's are kept.
 """
@@ -66,7 +66,8 @@ def _prototypes() -> dict[str, str]:
 def skeleton(text: str) -> str:
     """The form in which two names that look alike are equal."""
     prototypes = _prototypes()
-    text = unicodedata.normalize("NFKC", text)
+    # folded first, so that case never matters (Unicode's skeleton alone keeps it)
+    text = unicodedata.normalize("NFKC", text).casefold()
     for _ in range(3):  # a prototype may itself map on once (rarely twice)
         mapped = "".join(prototypes.get(ch, ch) for ch in text)
         if mapped == text:

@@ -107,6 +107,8 @@ def parse_json(data: bytes | str, limit: int, depth: int) -> Any:
         raise LimitError(f"the message nests deeper than {depth} levels") from None
     except json.JSONDecodeError as exc:
         raise LimitError(f"not JSON: {exc.msg} at character {exc.pos}") from None
+    except LimitError:
+        raise
     except ValueError:  # an integer of thousands of digits: Python refuses to convert it
         raise LimitError("a number in the message has too many digits") from None
     if _depth(value, depth) > depth:

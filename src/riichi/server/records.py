@@ -201,8 +201,8 @@ class RecordStore:
         for row in rows:
             games.setdefault(row.table_id, {})[row.player] = row.place
         addresses: dict[str, set[str]] = {}
-        for row in seen:
-            addresses.setdefault(f"account:{row.account_id}", set()).add(row.address)
+        for sighting in seen:
+            addresses.setdefault(f"account:{sighting.account_id}", set()).add(sighting.address)
         return suspicious_pairs(list(games.values()), addresses)
 
     def recompute(self) -> int:
