@@ -679,3 +679,29 @@ def test_names_that_look_like_computers_or_staff_are_refused(
         json={"seats": ["human", "human", "expert", "expert"], "names": [None, "expert 2 (bоt)"]},
     )
     assert seat.status_code == 400 and "kept for computers" in seat.json()["error"]
+
+
+def test_names_that_collide_as_skeletons_keep_signing_in_after_the_upgrade(tmp_path: Path) -> None:
+    """Two accounts made before skeletons, alice and аlice (Cyrillic а): the first gets
+    the skeleton key, the second keeps its own, and each signs in as itself."""
+    from argon2 import PasswordHasher
+
+    from server_helpers import older_database
+
+    hashed = PasswordHasher().hash(PASSWORD)
+    made = "insert into accounts (name, name_key, password_hash, created) values (?, ?, ?, ?)"
+    db = older_database(
+        tmp_path / "old.db",
+        "0005",
+        (made, ("alice", "alice", hashed, 1.0)),
+        (made, ("аlice", "аlice", hashed, 2.0)),
+        (made, ("M00n", "m00n", hashed, 3.0)),
+    )
+    with TestClient(create_app(db, clock=FakeClock())) as client:
+        for name, account in (("alice", 1), ("аlice", 2), ("ALICE", 1), ("M00n", 3), ("m00n", 3)):
+            client.cookies.clear()
+            answer = client.post("/api/signin", json={"name": name, "password": PASSWORD})
+            assert answer.status_code == 200 and answer.json()["account"]["id"] == account, name
+        assert hub(client).store.accounts.account_login(name_key("M00n")) is not None
+        taken = client.post("/api/register", json={"name": "rnoon", "password": PASSWORD})
+        assert taken.status_code == 409  # rn reads as m: M00n's name

@@ -10,6 +10,11 @@ visitor waits; it comes from 127.0.0.2, another address than the attacker's
 127.0.0.1, as an honest visitor would. Run it against a server on this
 machine only. The server's table-creation limit is raised above so the
 attacks can set up their tables; the rate probe (6) shows it at work.
+
+The probes of the third review (``R1`` to ``R15``, one per finding) each print
+REFUSED or NOT REFUSED: chips from nothing, the Daily Wall scouted, one
+address slowing or locking out the site, collusion, and the low ones. They
+come from many loopback addresses (127.0.x.y), as many visitors would.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ class Target:
         self.port = parts.port or 80
         self.pid = pid
         self.http = httpx.Client(base_url=self.url, timeout=30)
+        self.owners: list[Visitor] = []  # the account opening the attacks' tables now
+        self.opened: list[Visitor] = []
 
     def ws(self, path: str) -> str:
         return self.url.replace("http", "ws", 1) + path
@@ -53,11 +60,20 @@ class Target:
         return None
 
     def table(self, **body: Any) -> dict[str, Any]:
-        # the attacks watch their own tables: open them to spectators
-        response = self.http.post("/api/tables", json={"watchable": True, **body})
-        response.raise_for_status()
-        table: dict[str, Any] = response.json()
-        return table
+        """A table the attacks set up (open to spectators, so they can watch it), from
+        signed-in accounts on their own addresses: one account opens ten at most."""
+        for _ in range(100):
+            if not self.owners:
+                self.owners.append(Visitor(self, f"127.0.20.{len(self.opened) + 1}"))
+                self.opened.append(self.owners[-1])
+            response = self.owners[-1].post("/api/tables", {"watchable": True, **body})
+            if response.status_code == 429 and "tables in play" in response.text:
+                self.owners.clear()  # that account is full: the next one
+                continue
+            response.raise_for_status()
+            table: dict[str, Any] = response.json()
+            return table
+        raise RuntimeError("no account could open a table")
 
 
 class Probe:
@@ -158,6 +174,298 @@ def is_closed(sock: socket.socket, seconds: float) -> bool:
     return False
 
 
+# ------------------------------------------------------------------ the third review
+
+
+class Visitor:
+    """A client from its own loopback address, signed in as a fresh account if asked."""
+
+    made = 0
+
+    def __init__(self, t: Target, address: str, account: bool = True) -> None:
+        self.t = t
+        transport = httpx.HTTPTransport(local_address=address)
+        self.http = httpx.Client(base_url=t.url, timeout=60, transport=transport)
+        self.name = ""
+        if account:
+            Visitor.made += 1
+            self.name = f"atk{os.getpid() % 1000}x{Visitor.made}"
+            answer = self.http.post(
+                "/api/register", json={"name": self.name, "password": "attacker pw"}
+            )
+            answer.raise_for_status()
+
+    def post(self, path: str, body: Any) -> httpx.Response:
+        return self.http.post(path, json=body)
+
+    def cookie(self) -> str:
+        return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+
+
+def verdict(refused: bool) -> str:
+    return "REFUSED" if refused else "NOT REFUSED"
+
+
+def play_out(t: Target, visitor: Visitor, table_id: str) -> None:
+    """Play a table to its end by the simplest rule: win, else pass, else the drawn tile."""
+    with connect(
+        t.ws(f"/ws/tables/{table_id}"), additional_headers={"Cookie": visitor.cookie()}
+    ) as ws:
+        state = json.loads(ws.recv(timeout=30))
+        version, view = state["version"], state["state"]
+        while not view["over"]:
+            if view["legal"]:
+                legal = view["legal"]
+                pick = next((a for a in legal if a["type"] in ("tsumo", "ron", "pass")), None)
+                if pick is None:
+                    drawn = {"type": "discard", "tile": view["drawn"]}
+                    pick = drawn if drawn in legal else legal[0]
+                ws.send(json.dumps({"type": "action", "version": version, "action": pick}))
+            message = json.loads(ws.recv(timeout=60))
+            if message["type"] in ("update", "state", "hello"):
+                version, view = message["version"], message["state"]
+
+
+MONEY = {
+    "rules": "riichi-basic",
+    "length": "one-hand",
+    "switches": {"settlement": "winner-takes-all"},
+}
+
+
+def review_money(t: Target) -> None:
+    v = Visitor(t, "127.0.10.1")
+    roster = ["human", "expert", "expert", "expert"]
+    seeded = v.post(
+        "/api/tables", {**MONEY, "seats": roster, "clock": "standard", "bet": 5000, "seed": "S"}
+    )
+    weak = v.post(
+        "/api/tables",
+        {
+            **MONEY,
+            "seats": ["human", "random", "random", "random"],
+            "clock": "standard",
+            "bet": 5000,
+        },
+    )
+    cup = v.post(
+        "/api/tournaments",
+        {"name": "free", "added": 1_000_000, "payout": [25, 25, 25, 25], "closes_in": 60},
+    )
+    report(
+        "R1-R3. chips from nothing",
+        f"R1 money table on a chosen seed: {verdict(seeded.status_code >= 400)} "
+        f"({seeded.status_code} {seeded.json().get('error', '')[:70]})",
+        f"R2 money table against random bots: {verdict(weak.status_code >= 400)} "
+        f"({weak.status_code} {weak.json().get('error', '')[:70]})",
+        f"R3 tournament with a million added by anyone: {verdict(cup.status_code >= 400)} "
+        f"({cup.status_code} {cup.json().get('error', '')[:70]})",
+    )
+
+
+def review_daily(t: Target) -> None:
+    scout = Visitor(t, "127.0.11.1")
+    started = scout.post("/api/daily", {}).json()
+    play_out(t, scout, started["table"])
+    table = started["table"]
+    leaks = {
+        fmt: scout.http.get(f"/api/games/{table}/{fmt}").status_code
+        for fmt in ("record", "tenhou6", "replay")
+    }
+    info = scout.http.get(f"/api/tables/{table}").json()
+    listed = [g for g in scout.http.get("/api/games").json()["items"] if g["id"] == table]
+    second = Visitor(t, "127.0.11.2")
+    second.post("/api/daily", {})
+    day = second.http.get("/api/daily").json()
+    ranked = [row["name"] for row in day["board"]]
+    shown = (
+        any(code == 200 for code in leaks.values())
+        or info.get("standings")
+        or (listed and listed[0].get("standings"))
+    )
+    report(
+        "R4. the Daily Wall scouted by a second account",
+        f"the finished attempt's record, download, replay to its own player: {leaks} -> "
+        f"{verdict(not shown)}",
+        f"its standings in the public lists before the day ends: "
+        f"{verdict(not info.get('standings'))}",
+        f"an account made today ranked on the board: "
+        f"{verdict(second.name not in ranked and scout.name not in ranked)}",
+    )
+
+
+def review_sign_in_flood(t: Target, addresses: int) -> None:
+    member = Visitor(t, "127.0.12.250")
+    waits: list[float] = []
+    codes: list[int] = []
+
+    def flood(n: int) -> None:
+        transport = httpx.HTTPTransport(local_address=f"127.0.12.{n + 1}")
+        with httpx.Client(base_url=t.url, timeout=120, transport=transport) as c:
+            for _ in range(10):
+                codes.append(
+                    c.post(
+                        "/api/signin", json={"name": member.name, "password": "wrong pass"}
+                    ).status_code
+                )
+
+    before = t.rss_mb()
+    threads = [threading.Thread(target=flood, args=(n,)) for n in range(addresses)]
+    for thread in threads:
+        thread.start()
+    while any(thread.is_alive() for thread in threads):
+        start = time.perf_counter()
+        member.http.get("/api/me").raise_for_status()
+        waits.append(time.perf_counter() - start)
+        time.sleep(0.1)
+    for thread in threads:
+        thread.join()
+    waits.sort()
+    worst = waits[-1] if waits else 0.0
+    report(
+        f"R5. {addresses} addresses x 10 wrong passwords at once",
+        f"a signed-in page meanwhile: p50 {statistics.median(waits or [0]) * 1000:.0f} ms, "
+        f"max {worst * 1000:.0f} ms over {len(waits)} requests -> {verdict(worst < 2.0)}",
+        f"answers: {codes.count(401)} wrong password, {codes.count(503)} busy, "
+        f"{codes.count(429)} rate-limited; memory {mb(before)} -> {mb(t.rss_mb())}",
+    )
+
+
+def review_lockout(t: Target, addresses: int) -> None:
+    practice = {"kind": "practice", "rules": "classic", "length": "one-hand"}
+    codes: list[int] = []
+    with Probe(t) as probe:
+        for n in range(addresses):
+            guest = Visitor(t, f"127.0.13.{n + 1}", account=False)
+            codes += [guest.post("/api/tables", practice).status_code for _ in range(30)]
+    member = Visitor(t, "127.0.13.250")
+    mine = member.post("/api/tables", practice)
+    report(
+        f"R6. {addresses} addresses x 30 practice tables nobody plays",
+        probe.summary(),
+        f"created {codes.count(201)}, refused {len(codes) - codes.count(201)} "
+        f"(guests' budget); a signed-in person with no table: {mine.status_code} -> "
+        f"{verdict(codes.count(201) < len(codes))}, locked out: "
+        f"{'YES' if mine.status_code != 201 else 'no'}",
+    )
+
+
+def review_tournaments(t: Target, entrants: int) -> None:
+    organiser = Visitor(t, "127.0.14.250")
+    body = {"name": "race", "rules": "classic", "length": "one-hand", "rounds": 2, "closes_in": 600}
+    cup = organiser.post("/api/tournaments", {**body, "bet": 10}).json()
+    people = [Visitor(t, f"127.0.14.{n + 1}") for n in range(entrants)]
+    codes: list[int] = []
+
+    def enter(v: Visitor) -> None:
+        codes.append(v.post(f"/api/tournaments/{cup['id']}/register", {}).status_code)
+
+    threads = [threading.Thread(target=enter, args=(v,)) for v in people]
+    half = len(threads) // 2
+    for thread in threads[:half]:
+        thread.start()
+    start = organiser.post(f"/api/tournaments/{cup['id']}/start", {})
+    for thread in threads[half:]:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    view = organiser.http.get(f"/api/tournaments/{cup['id']}").json()
+    entered = {e["player"] for e in view["entrants"]}
+    seated = [p for row in view["tables"] if row["round"] == 1 for p in row["players"] if p]
+    charged = sum(1 for v in people if v.http.get("/api/chips").json()["balance"] != 10_000)
+    big = organiser.post("/api/tournaments", {**body, "rounds": 20})
+    second = organiser.post("/api/tournaments", body)
+    refused = len(codes) - codes.count(200)
+    kept = charged == len(entered) == len(set(seated)) == len(seated)
+    bounded = big.status_code >= 400 and second.status_code >= 400
+    report(
+        f"R7-R8. {entrants} registrations racing /start, and tournaments without end",
+        f"start {start.status_code}; registered {codes.count(200)}, refused {refused}",
+        f"charged {charged}, entered {len(entered)}, seated in round 1 {len(seated)} "
+        f"(twice: {len(seated) - len(set(seated))}) -> {verdict(kept)}",
+        f"R8 20 rounds: {big.status_code}; a second tournament of one organiser: "
+        f"{second.status_code} -> {verdict(bounded)}",
+    )
+
+
+def review_forwarded(t: Target) -> None:
+    codes = [
+        t.http.post(
+            "/api/register",
+            json={"name": "x", "password": "attacker pw"},
+            headers={"X-Forwarded-For": f"198.51.100.{n}"},
+        ).status_code
+        for n in range(12)
+    ]
+    report(
+        "R9. twelve sign-ups claiming twelve addresses by X-Forwarded-For",
+        f"answers {codes} -> {verdict(429 in codes)}",
+    )
+
+
+def review_collusion(t: Target) -> None:
+    mine = [Visitor(t, "127.0.15.1") for _ in range(4)]
+    for v in mine:
+        v.post("/api/queue", {"pool": "standard"})
+    time.sleep(35)  # past the wait after which computers fill the seats
+    tables = {tuple(x["id"] for x in v.http.get("/api/me").json()["tables"]) for v in mine}
+    together = len(tables) < len(mine)
+    report(
+        "R10. four accounts of one address in the rated queue",
+        f"tables they were seated at: {len(tables)} -> {verdict(not together)}",
+    )
+
+
+def review_low(t: Target) -> None:
+    sock = raw(t)
+    sock.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\nX-Big: ")
+    sent = 0
+    try:
+        while sent < 16 * 1024 * 1024:
+            sock.sendall(b"a" * 65536)
+            sent += 65536
+    except OSError:
+        pass
+    sock.settimeout(5)
+    try:
+        head = sock.recv(64)
+    except OSError:
+        head = b""
+    sock.close()
+    visitor = Visitor(t, "127.0.16.1")
+    points = visitor.post("/api/tables", {"kind": "practice", "switches": {"start_points": 10**19}})
+    digits = visitor.http.post(
+        "/api/tables",
+        content=b'{"bet": ' + b"9" * 5000 + b"}",
+        headers={"content-type": "application/json"},
+    )
+    player = visitor.http.get("/api/players/account:" + "9" * 30)
+    table = visitor.post("/api/tables", {"rules": "classic", "watchable": True}).json()
+    info = visitor.http.get(f"/api/tables/{table['id']}").json()
+    names = ["b0t", "bоt", "ｂｏｔ", "expert", "аdmin"]
+    accepted = [
+        n
+        for n in names
+        if Visitor(t, "127.0.16.2", account=False)
+        .post("/api/register", {"name": n, "password": "attacker pw"})
+        .status_code
+        == 201
+    ]
+    report(
+        "R11-R15. the low findings",
+        f"R11 a 16 MB header: {sent // 1024} KB sent, answered {head[:12]!r} -> "
+        f"{verdict(sent < 16 * 1024 * 1024 or head.startswith(b'HTTP/1.1 431'))}",
+        f"R12 start_points 10^19: {points.status_code} -> {verdict(points.status_code == 400)}",
+        f"R13 a 5,000-digit integer: {digits.status_code}; a 30-digit account: "
+        f"{player.status_code} -> "
+        f"{verdict(digits.status_code == 400 and player.status_code == 404)}",
+        f"R14 the live version in a table's public facts: "
+        f"{'shown' if 'version' in info else 'hidden'} -> {verdict('version' not in info)}",
+        f"R15 names that pass for computers or staff accepted: {accepted} -> "
+        f"{verdict(not accepted)}",
+    )
+
+
 # ------------------------------------------------------------------ the attacks
 
 
@@ -186,11 +494,11 @@ def bot_tables(t: Target, count: int) -> None:
     ]
     with Probe(t) as probe:
         time.sleep(10)
-    versions = [t.http.get(f"/api/tables/{i}").json().get("version", "done") for i in ids]
+    versions = [t.http.get(f"/api/tables/{i}").json().get("actions", "done") for i in ids]
     report(
         f"2. {count} four-bot south tables playing",
         probe.summary(),
-        f"table versions after 10 s: {versions[:6]}...",
+        f"actions shown after 10 s: {versions[:6]}...",
     )
 
 
@@ -360,7 +668,16 @@ def main() -> None:
         lambda: idle_connections(t, 200 if quick else 1000),
         lambda: stale_actions(t),
         lambda: cross_site(t),
+        lambda: review_money(t),
+        lambda: review_daily(t),
+        lambda: review_sign_in_flood(t, 5 if quick else 20),
+        lambda: review_lockout(t, 5 if quick else 30),
+        lambda: review_tournaments(t, 8 if quick else 16),
+        lambda: review_forwarded(t),
+        lambda: review_low(t),
     ]
+    if not quick:
+        attacks.append(lambda: review_collusion(t))
     if not quick:
         attacks.append(lambda: replays(t, 20))
     attacks.append(lambda: sizes_and_rates(t))  # last: it uses up the creation allowance

@@ -137,9 +137,11 @@ class Auth:
         self._limit(address)
         if not isinstance(name, str) or not isinstance(password, str) or len(password) > 1024:
             raise AuthError("give a name and a password")
-        found = await asyncio.to_thread(self.store.account_login, name_key(name))
-        if found is None:  # a name kept its older key where the new one collided
-            found = await asyncio.to_thread(self.store.account_login, legacy_key(name))
+        # The name as typed first: an account whose skeleton collided with another's
+        # when keys changed kept this form (where none did, the two are one key).
+        found = await asyncio.to_thread(self.store.account_login, legacy_key(name))
+        if found is None and name_key(name) != legacy_key(name):
+            found = await asyncio.to_thread(self.store.account_login, name_key(name))
         hashed = found[1] if found is not None else self._dummy
         if not await self.hashing.run(self._verify, hashed, password) or found is None:
             raise AuthError("wrong name or password", 401)

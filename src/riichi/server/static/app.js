@@ -1337,7 +1337,16 @@ async function showDaily() {
     if (mine && row.game === mine.table) tr.classList.add("mine");
     body.appendChild(tr);
   }
-  if (!data.board.length) body.appendChild(rowOf(["", "nobody has finished today's walls yet", "", "", ""]));
+  for (const row of data.unranked || []) {
+    const tr = rowOf(["unranked", playerLink(row.player, row.name), row.score, when(row.finished),
+      row.game ? link("replay", `/replay/${row.game}`) : row.why]);
+    tr.classList.add("muted");
+    if (mine && row.game === mine.table) tr.classList.add("mine");
+    body.appendChild(tr);
+  }
+  if (!data.board.length && !(data.unranked || []).length) {
+    body.appendChild(rowOf(["", "nobody has finished today's walls yet", "", "", ""]));
+  }
   const compare = $("#daily-compare");
   compare.hidden = !data.compare;
   const hands = $("#daily-hands tbody");
