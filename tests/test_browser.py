@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from riichi.server import create_app
 from server_helpers import free_port, start_server, stored_actions
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -286,7 +287,6 @@ def test_a_rated_table_on_a_fake_clock_through_a_timeout_and_a_reconnect(
     browser: Browser, tmp_path: Path
 ) -> None:
 
-    from riichi.server import create_app
     from riichi.server.clock import FakeClock
     from server_helpers import Running
 
@@ -353,7 +353,6 @@ def test_back_during_a_result_pause_the_result_shows_first_then_the_next_deal(
 ) -> None:
     import httpx
 
-    from riichi.server import create_app
     from riichi.server.clock import FakeClock
     from server_helpers import Running
 
@@ -400,7 +399,6 @@ def test_the_leaderboard_a_player_page_and_watching_a_table(
     browser: Browser, tmp_path: Path
 ) -> None:
     from riichi.platform.spectating import Delay
-    from riichi.server import create_app
     from server_helpers import Running
     from test_ratings import Site
 
@@ -474,8 +472,15 @@ def sign_up(page: Page, base_url: str, name: str) -> None:
 
 
 def test_the_daily_wall_side_by_side_a_tournament_and_chips(
-    browser: Browser, base_url: str
+    browser: Browser, tmp_path: Path
 ) -> None:
+    from riichi.platform.daily import DAY, day_of
+    from riichi.server.clock import FakeClock
+    from server_helpers import Running
+
+    clock = FakeClock()
+    server = Running(create_app(f"sqlite:///{tmp_path / 'daily.db'}", clock=clock))
+    base_url = server.url
     errors: list[str] = []
     pages = []
     for name in ("Dee", "Eli"):
@@ -498,10 +503,16 @@ def test_the_daily_wall_side_by_side_a_tournament_and_chips(
         assert "You scored" in page.inner_text("#daily-play")
         pages.append(page)
     second = pages[1]
+    # accounts made today: listed, unranked, and no game opens before the day ends
     assert second.locator("#daily-board tbody tr").count() == 2
+    assert "made on the day" in second.inner_text("#daily-board tbody")
+    assert second.locator("#daily-board a:text('replay')").count() == 0
     assert not second.is_hidden("#daily-compare")
     assert "2" in second.inner_text("#daily-hands tbody td >> nth=1")  # two played it
     shot(second, "8-daily")
+    day = day_of(clock.now())
+    clock.advance(DAY)  # the day is over: the games open
+    second.goto(f"{base_url}/daily?day={day}")
     second.click("text=side by side with yours")
     second.wait_for_selector("#pane-b .seat-zone .tile")
     assert second.locator("#compare .board").count() == 2
@@ -527,3 +538,4 @@ def test_the_daily_wall_side_by_side_a_tournament_and_chips(
     assert first.inner_text("#chip-balance") == "9,890 chips"  # a bet of 100 and a fee of 10
     shot(first, "10-chips")
     assert errors == []
+    server.stop()

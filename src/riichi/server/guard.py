@@ -102,16 +102,19 @@ class GuardedHttp(HttpToolsProtocol):
                 del self.open_by_address[address]
 
     def data_received(self, data: bytes) -> None:
-        if self._head is not None:
-            self._head += len(data)
-            if self._head > MAX_HEAD:
-                self._head = None
-                self._disarm()
-                if not self.transport.is_closing():
-                    self.transport.write(TOO_LARGE)
-                    self.transport.close()
-                return
+        if self._head is None:
+            super().data_received(data)
+            return
+        # fed first: the same read may finish the head and carry the body (which the
+        # app bounds by itself); only a head still open past the limit is refused
+        self._head += len(data)
         super().data_received(data)
+        if self._head is not None and self._head > MAX_HEAD:
+            self._head = None
+            self._disarm()
+            if not self.transport.is_closing():
+                self.transport.write(TOO_LARGE)
+                self.transport.close()
 
     def on_url(self, url: bytes) -> None:
         super().on_url(url)

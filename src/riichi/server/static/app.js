@@ -1288,6 +1288,12 @@ async function showChips(offset = 0) {
   pager($("#chip-pager"), data.statement, showChips);
 }
 
+// Whether a board's player key is the signed-in account (before the day ends no row
+// names its game, so the row is found by its player).
+function isMe(player) {
+  return Boolean(ME && ME.account && player === `account:${ME.account.id}`);
+}
+
 async function showDaily() {
   $("#daily").hidden = false;
   const day = new URLSearchParams(location.search).get("day");
@@ -1323,25 +1329,28 @@ async function showDaily() {
   };
   const body = $("#daily-board tbody");
   body.replaceChildren();
-  for (const row of data.board) {
-    let open = null;
-    if (row.game) {
-      open = el("span");
-      open.appendChild(link("replay", `/replay/${row.game}`));
-      if (mine && mine.table !== row.game && mine.status === "over") {
-        open.appendChild(document.createTextNode(" · "));
-        open.appendChild(link("side by side with yours", `/compare/${mine.table}/${row.game}`));
-      }
+  // a game opens once the day is over: its replay, and beside yours
+  const games = (row) => {
+    if (!row.game) return null;
+    const open = el("span");
+    open.appendChild(link("replay", `/replay/${row.game}`));
+    if (mine && mine.table !== row.game && mine.status === "over") {
+      open.appendChild(document.createTextNode(" · "));
+      open.appendChild(link("side by side with yours", `/compare/${mine.table}/${row.game}`));
     }
-    const tr = rowOf([row.rank, playerLink(row.player, row.name), row.score, when(row.finished), open]);
-    if (mine && row.game === mine.table) tr.classList.add("mine");
+    return open;
+  };
+  for (const row of data.board) {
+    const tr = rowOf([row.rank, playerLink(row.player, row.name), row.score, when(row.finished), games(row)]);
+    if (isMe(row.player)) tr.classList.add("mine");
     body.appendChild(tr);
   }
   for (const row of data.unranked || []) {
-    const tr = rowOf(["unranked", playerLink(row.player, row.name), row.score, when(row.finished),
-      row.game ? link("replay", `/replay/${row.game}`) : row.why]);
-    tr.classList.add("muted");
-    if (mine && row.game === mine.table) tr.classList.add("mine");
+    const open = games(row) || el("span");
+    open.prepend(document.createTextNode(`unranked: ${row.why}${row.game ? " · " : ""}`));
+    const tr = rowOf(["", playerLink(row.player, row.name), row.score, when(row.finished), open]);
+    tr.classList.add("unranked");
+    if (isMe(row.player)) tr.classList.add("mine");
     body.appendChild(tr);
   }
   if (!data.board.length && !(data.unranked || []).length) {
