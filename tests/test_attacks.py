@@ -35,10 +35,10 @@ from riichi.rules import InvalidRulesetError, Length, RuleSet, Settlement, find_
 from riichi.server import Limits, Store, create_app
 from riichi.server.clock import FakeClock
 from riichi.server.ledger import ChipStore
-from riichi.server.storage import OPERATOR, STAT_COLUMNS, NewTable, game_stats, post
+from riichi.server.storage import OPERATOR, STAT_COLUMNS, game_stats, post
 from riichi.server.storage import tables as tables_
 from server_helpers import Seat
-from test_chips import final
+from test_chips import final, money_table
 
 PASSWORD = "correct horse"
 WTA = {
@@ -187,26 +187,11 @@ def test_the_audit_flags_a_house_past_its_floor_and_winnings_out_of_line(tmp_pat
     try:
         chips = ChipStore(store.engine)
         farmer = store.accounts.create_account("farmer", "farmer", "x", 0.0).id
-        seats = [{"kind": "human", "name": "f", "token_hash": None, "account": farmer}]
-        seats += [{"kind": "expert", "name": "e (bot)", "token_hash": None}] * 3
         rules = find_ruleset("riichi-basic").replace(
             settlement=Settlement.WINNER_TAKES_ALL, length=Length.ONE_HAND
         )
-        for n in range(20):  # twenty tables, twenty wins
-            new = NewTable(
-                id=f"t{n}",
-                rules=rules.to_dict(),
-                seed="s",
-                salt="x",
-                commitment="y",
-                bot_seed="b",
-                seed_public=False,
-                seats=seats,
-                created=float(n),
-                pool="standard",
-                bet=100,
-                reserves=((f"account:{farmer}", 150), (HOUSE, 150), (HOUSE, 150), (HOUSE, 150)),
-            )
+        for n in range(20):  # twenty tables over twenty days, twenty wins
+            new = money_table(f"t{n}", farmer, rules, 100, created=n * DAY)
             store.create_table(new)
             store.finish(new.id, final(new.id, [1, 2, 3, 4], None))
         problems = chips.audit()
@@ -360,6 +345,34 @@ def test_a_sign_in_flood_waits_on_its_own_pool_and_pages_do_not(
         thread.join(30)
     assert sorted(set(answers)) == [401, 503]
     assert answers.count(401) == auth.hashing.queue
+
+
+def test_a_browser_that_signed_in_before_is_not_locked_out_by_the_site_wide_rate(
+    site: tuple[TestClient, FakeClock], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The site-wide sign-in rate is a lock-out a flood of many addresses can trigger:
+    a browser that has signed in to the account before (its device cookie) is let
+    through all the same; a browser that has not waits for the minute to pass."""
+    client, _ = site
+    auth = hub(client).auth
+    register(client, "regular", "10.8.0.1")  # this browser now knows the account
+    real = auth._verify
+    monkeypatch.setattr(auth, "_verify", lambda hashed, password: False)  # a cheap flood
+    refused = 0
+    for n in range(130):  # 130 addresses, one wrong password each
+        other = TestClient(client.app, client=(f"10.7.{n // 200}.{n % 200 + 1}", 1))
+        other.portal = client.portal
+        answer = other.post("/api/signin", json={"name": "regular", "password": "wrong pass"})
+        refused += answer.status_code == 503
+    assert refused >= 10  # past 120 a minute, everybody's sign-in is refused...
+    monkeypatch.setattr(auth, "_verify", real)
+    stranger = TestClient(client.app, client=("10.8.0.2", 1))
+    stranger.portal = client.portal
+    answer = stranger.post("/api/signin", json={"name": "regular", "password": PASSWORD})
+    assert answer.status_code == 503
+    from_address(client, "10.8.0.1")
+    again = client.post("/api/signin", json={"name": "regular", "password": PASSWORD})
+    assert again.status_code == 200  # ...but this browser's, which has signed in before
 
 
 def test_idle_tables_close_and_the_cap_never_locks_out_a_signed_in_person(tmp_path: Path) -> None:

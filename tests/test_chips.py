@@ -190,6 +190,30 @@ def final(table_id: str, places: list[int], feeder: int | None) -> Final:
     )
 
 
+def money_table(
+    table_id: str, account: int, rules: RuleSet, bet: int, created: float = 0.0
+) -> NewTable:
+    """A money table's row as the server makes it: the account in seat 0 against three
+    roster computers, each seat's reserve held by its backer."""
+    held = reserve(rules, bet)
+    seats = [{"kind": "human", "name": "p", "token_hash": None, "account": account}]
+    seats += [{"kind": "expert", "name": "c (bot)", "token_hash": None}] * 3
+    return NewTable(
+        id=table_id,
+        rules=rules.to_dict(),
+        seed="s",
+        salt="x",
+        commitment="y",
+        bot_seed="b",
+        seed_public=False,
+        seats=seats,
+        created=created,
+        pool="standard",
+        bet=bet,
+        reserves=((f"account:{account}", held), *[(HOUSE, held)] * 3) if held else (),
+    )
+
+
 @settings(max_examples=25, deadline=None)
 @given(plan=steps)
 def test_random_buy_ins_games_and_settlements_keep_the_books(
@@ -211,26 +235,7 @@ def test_random_buy_ins_games_and_settlements_keep_the_books(
             who = f"account:{people[pick % len(people)]}"
             if kind == "table":
                 rules = WTA if pick % 2 else HOUSE_RULES
-                held = reserve(rules, amount)
-                seats = [
-                    {"kind": "human", "name": "p", "token_hash": None, "account": int(who[8:])}
-                ]
-                seats += [{"kind": "defensive", "name": "c (bot)", "token_hash": None}] * 3
-                new = NewTable(
-                    id=f"t{made}",
-                    rules=rules.to_dict(),
-                    seed="s",
-                    salt="x",
-                    commitment="y",
-                    bot_seed="b",
-                    seed_public=False,
-                    seats=seats,
-                    created=0.0,
-                    bet=amount,
-                    reserves=((who, held), (HOUSE, held), (HOUSE, held), (HOUSE, held))
-                    if held
-                    else (),
-                )
+                new = money_table(f"t{made}", int(who[8:]), rules, amount)
                 before = chips.balances()
                 try:
                     store.create_table(new)

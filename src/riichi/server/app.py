@@ -40,7 +40,14 @@ from riichi.platform.chips import account_ledger
 from riichi.platform.matchmaking import FILL_AFTER
 from riichi.platform.spectating import HAND, Delay
 from riichi.rules import PRESETS
-from riichi.server.auth import COOKIE, SESSION_SECONDS, AuthError, Session
+from riichi.server.auth import (
+    COOKIE,
+    DEVICE_COOKIE,
+    DEVICE_SECONDS,
+    SESSION_SECONDS,
+    AuthError,
+    Session,
+)
 from riichi.server.clock import Clock, SystemClock
 from riichi.server.hub import Busy, Server, paged
 from riichi.server.limits import LimitError, Limits, Pace, parse_json
@@ -225,11 +232,26 @@ def create_app(
         auth = server().auth
         assert auth is not None
         fields = body if isinstance(body, dict) else {}
-        enter = auth.register if new else auth.sign_in
-        account, cookie = await enter(
-            fields.get("name"), fields.get("password"), client_address(request)
+        name, password, address = (
+            fields.get("name"),
+            fields.get("password"),
+            client_address(request),
         )
+        if new:
+            account, cookie = await auth.register(name, password, address)
+        else:
+            device = request.cookies.get(DEVICE_COOKIE)
+            account, cookie = await auth.sign_in(name, password, address, device)
         response = JSONResponse({"account": account_json(account)}, status_code=201 if new else 200)
+        response.set_cookie(  # this browser has signed in to this account: see auth
+            DEVICE_COOKIE,
+            auth.device_cookie(account),
+            max_age=DEVICE_SECONDS,
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+            path="/api/signin",
+        )
         return with_cookie(response, request, cookie)
 
     async def register(request: Request) -> Response:

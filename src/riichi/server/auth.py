@@ -11,6 +11,11 @@ it runs on a pool of its own (``Hashing``): one thread and a short queue, with a
 site-wide rate on top of each address's. A flood of sign-ins then waits for,
 or is refused by, that pool alone; the storage calls every page makes run on
 asyncio's default pool and never queue behind a hash.
+
+A site-wide rate is itself a lock-out a flood can trigger, so a browser that
+has signed in to an account before carries a device cookie (a signed account
+id, a year long; OWASP's "device cookies"): signing in to that account from
+that browser skips the site-wide rate and has slots of the pool kept for it.
 """
 
 from __future__ import annotations
@@ -37,23 +42,31 @@ from riichi.server.storage import Account, AccountStore, StorageError
 COOKIE = "riichi_session"
 SESSION_DAYS = 30
 SESSION_SECONDS = SESSION_DAYS * 24 * 3600
+DEVICE_COOKIE = "riichi_device"
+DEVICE_SECONDS = 365 * 24 * 3600
 SIGN_INS = "10 per minute"  # registrations and sign-ins from one address
 ALL_SIGN_INS = "120 per minute"  # ... from everybody: what one hashing thread keeps up with
 HASH_WORKERS = 1
 HASH_QUEUE = 8  # hashes waiting or running at once; more are refused at once
+HASH_KEPT = 4  # ... and beyond those, kept for sign-ins from a known device
 T = TypeVar("T")
 
 
 class Hashing:
     """The password hashes' own bounded pool."""
 
-    def __init__(self, workers: int = HASH_WORKERS, queue: int = HASH_QUEUE) -> None:
+    def __init__(
+        self, workers: int = HASH_WORKERS, queue: int = HASH_QUEUE, kept: int = HASH_KEPT
+    ) -> None:
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="riichi-argon2")
         self.queue = queue
+        self.kept = kept
         self.pending = 0
 
-    async def run(self, work: Callable[..., T], *args: object) -> T:
-        if self.pending >= self.queue:
+    async def run(self, work: Callable[..., T], *args: object, known: bool = False) -> T:
+        """``work(*args)`` on the pool; refused at once when the queue is full (a known
+        device may use the slots kept beyond it)."""
+        if self.pending >= self.queue + (self.kept if known else 0):
             raise AuthError("too many people are signing in right now; try again shortly", 503)
         self.pending += 1
         try:
@@ -92,6 +105,7 @@ class Auth:
         self.hashing = Hashing()
         secret = store.setting("cookie-secret", lambda: secrets.token_hex(32))
         self.signer = TimestampSigner(secret, salt="riichi-session")
+        self.devices = TimestampSigner(secret, salt="riichi-device")
         self._address_key = store.setting("address-secret", lambda: secrets.token_hex(32))
         self._dummy = self.hasher.hash(secrets.token_hex(16))
 
@@ -103,8 +117,24 @@ class Auth:
     def _limit(self, address: str) -> None:
         if not self.rates.hit(SIGN_INS, f"auth:{address}"):
             raise AuthError("too many sign-ins from your address; wait a minute", 429)
+
+    def _limit_all(self) -> None:
         if not self.rates.hit(ALL_SIGN_INS, "auth:*"):
             raise AuthError("too many people are signing in right now; try again shortly", 503)
+
+    def device_cookie(self, account: Account) -> str:
+        """What a browser keeps once it has signed in to ``account``."""
+        return self.devices.sign(f"{account.id}.{secrets.token_hex(4)}").decode()
+
+    def _device_account(self, cookie: str | None) -> int | None:
+        if not cookie or len(cookie) > 200:
+            return None
+        try:
+            value = self.devices.unsign(cookie, max_age=DEVICE_SECONDS).decode()
+        except BadSignature:
+            return None
+        account, _, _ = value.partition(".")
+        return int(account) if account.isdigit() and len(account) <= 18 else None
 
     async def _seen(self, account: Account, address: str) -> None:
         await asyncio.to_thread(
@@ -122,6 +152,7 @@ class Auth:
     async def register(self, name: object, password: object, address: str) -> tuple[Account, str]:
         """A new account, signed in: the account and its cookie value."""
         self._limit(address)
+        self._limit_all()
         checked = check_name(name)
         hashed = await self.hashing.run(self.hasher.hash, check_password(password))
         try:
@@ -133,7 +164,11 @@ class Auth:
         await self._seen(account, address)
         return account, await self._new_session(account)
 
-    async def sign_in(self, name: object, password: object, address: str) -> tuple[Account, str]:
+    async def sign_in(
+        self, name: object, password: object, address: str, device: str | None = None
+    ) -> tuple[Account, str]:
+        """The account and a new session's cookie value. ``device`` is the browser's
+        device cookie, if it has one."""
         self._limit(address)
         if not isinstance(name, str) or not isinstance(password, str) or len(password) > 1024:
             raise AuthError("give a name and a password")
@@ -142,8 +177,11 @@ class Auth:
         found = await asyncio.to_thread(self.store.account_login, legacy_key(name))
         if found is None and name_key(name) != legacy_key(name):
             found = await asyncio.to_thread(self.store.account_login, name_key(name))
+        known = found is not None and self._device_account(device) == found[0].id
+        if not known:
+            self._limit_all()
         hashed = found[1] if found is not None else self._dummy
-        if not await self.hashing.run(self._verify, hashed, password) or found is None:
+        if not await self.hashing.run(self._verify, hashed, password, known=known) or found is None:
             raise AuthError("wrong name or password", 401)
         await self._seen(found[0], address)
         return found[0], await self._new_session(found[0])

@@ -158,6 +158,15 @@ def _tournament(row: Any) -> Tournament:
     )
 
 
+def _entrants(conn: Any, tournament_id: str) -> list[tuple[str, str]]:
+    rows = conn.execute(
+        select(entrants.c.player, entrants.c.name)
+        .where(entrants.c.tournament_id == tournament_id)
+        .order_by(entrants.c.seq)
+    ).all()
+    return [(r.player, r.name) for r in rows]
+
+
 def _claim(conn: Any, tournament_id: str) -> None:
     """Write the tournament's row first: what the transaction reads next cannot change
     under it (SQLite's write lock, PostgreSQL's row lock, both held to the commit)."""
@@ -240,12 +249,7 @@ class TournamentStore:
     def entrants(self, tournament_id: str) -> list[tuple[str, str]]:
         """(player, name) in registration order."""
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(entrants.c.player, entrants.c.name)
-                .where(entrants.c.tournament_id == tournament_id)
-                .order_by(entrants.c.seq)
-            ).all()
-        return [(r.player, r.name) for r in rows]
+            return _entrants(conn, tournament_id)
 
     def enter(
         self,
@@ -307,12 +311,7 @@ class TournamentStore:
             )
             if done.rowcount != 1:
                 return None
-            rows = conn.execute(
-                select(entrants.c.player, entrants.c.name)
-                .where(entrants.c.tournament_id == tournament_id)
-                .order_by(entrants.c.seq)
-            ).all()
-        return [(r.player, r.name) for r in rows]
+            return _entrants(conn, tournament_id)
 
     def start(self, tournament_id: str, plan: Plan) -> bool:
         """Round 1 begins with the seating plan stored; False if it was stored already
