@@ -718,3 +718,37 @@ def test_names_that_collide_as_skeletons_keep_signing_in_after_the_upgrade(tmp_p
         assert hub(client).store.accounts.account_login(name_key("M00n")) is not None
         taken = client.post("/api/register", json={"name": "rnoon", "password": PASSWORD})
         assert taken.status_code == 409  # rn reads as m: M00n's name
+
+
+def test_one_browsers_accounts_never_share_a_rated_table(tmp_path: Path) -> None:
+    """Attack 10 through the server: four accounts made in one browser, joining the
+    queue from four addresses, are never seated together: computers fill their
+    tables instead. The staff's report pairs them."""
+    from riichi.server.auth import COOKIE
+
+    clock = FakeClock()
+    with TestClient(create_app(url(tmp_path), clock=clock, fill_after=30)) as client:
+        sessions = []
+        for n in range(4):
+            client.cookies.delete(COOKIE)  # the device cookie stays: one browser
+            from_address(client, f"10.4.0.{n}")
+            made = client.post("/api/register", json={"name": f"sock{n}", "password": PASSWORD})
+            assert made.status_code == 201
+            sessions.append(client.cookies.get(COOKIE))
+        for n, session in enumerate(sessions):
+            client.cookies.set(COOKIE, session)
+            from_address(client, f"10.4.0.{n}")
+            assert client.post("/api/queue", json={"pool": "standard"}).status_code == 200
+        clock.advance(1)
+        time.sleep(0.3)
+        assert hub(client).live == 0  # four waiting, yet no table of them
+        deadline = time.monotonic() + 20
+        while hub(client).live < 4 and time.monotonic() < deadline:
+            clock.advance(31)
+            time.sleep(0.1)
+        tables = list(hub(client).tables.values())
+        assert len(tables) == 4
+        for table in tables:
+            assert sum(s.account is not None for s in table.seats) == 1
+        pairs = hub(client).records.suspicious_pairs()
+        assert pairs == []  # they never met: nothing to report yet

@@ -239,7 +239,8 @@ def test_four_waiting_players_sit_down_together_at_once(tmp_path: Path) -> None:
     clock = FakeClock()
     with TestClient(create_app(sqlite(tmp_path), clock=clock, fill_after=30)) as client:
         cookies = [register(client, name) for name in ("Kay", "Lou", "Max", "Ned")]
-        for n, cookie in enumerate(cookies):
+        for n, cookie in enumerate(cookies):  # four people: four browsers, four addresses
+            client.cookies.clear()
             client.cookies.set(COOKIE, cookie)
             client._transport.client = (f"10.3.0.{n}", 1)  # type: ignore[attr-defined]
             assert client.post("/api/queue", json={"pool": "relaxed"}).status_code == 200

@@ -2,8 +2,8 @@
 arranged.
 
 The field's signs of one person playing several accounts, or of two people
-passing points, are a shared address and a one-sided record: the matchmaker
-already keeps accounts seen from one address apart, so a pair that met anyway
+passing points, are a shared address or browser and a one-sided record: the
+matchmaker already keeps accounts that join from one apart, so a pair that met anyway
 (the addresses were shared later, or the queue was dodged through private
 means) is reported, and so is a pair that met often with one nearly always
 finishing above the other.
@@ -37,7 +37,7 @@ def suspicious_pairs(
 ) -> list[SuspiciousPair]:
     """Pairs of accounts to review. ``games`` gives, per rated game, each account's
     place (computers and guests left out); ``addresses`` the keyed hashes of the
-    addresses each account was seen from."""
+    addresses and browsers each account was seen from."""
     met: dict[tuple[str, str], list[int]] = {}  # (a, b) sorted -> [games, a above b]
     for places in games:
         for a, b in combinations(sorted(places), 2):
@@ -50,7 +50,7 @@ def suspicious_pairs(
         shared = len(addresses.get(a, set()) & addresses.get(b, set()))
         reasons = []
         if shared:
-            reasons.append(f"seen from {shared} same address(es)")
+            reasons.append(f"seen from {shared} same address(es) or browser(s)")
         if count >= min_meetings and above >= one_sided * count:
             reasons.append(f"finished above in {above} of {count} games")
         if reasons:

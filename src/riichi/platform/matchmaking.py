@@ -1,8 +1,9 @@
 """The rated queue: who sits down together, and when roster computers fill in.
 
 One person's accounts never share a rated table: two entries that joined from
-the same address (a keyed hash of it) are seated at different tables, so
-farming a rating with one's own accounts needs as many addresses as accounts.
+the same address or the same browser (keyed hashes of them) are seated at
+different tables, so farming a rating with one's own accounts needs as many
+addresses and browsers as accounts.
 """
 
 from __future__ import annotations
@@ -18,13 +19,24 @@ class Waiting:
     pool: str
     since: float
     address: str | None = None  # where it joined from, hashed; None: unknown
+    device: str | None = None  # the browser it joined from, hashed; None: unknown
+
+    @property
+    def marks(self) -> set[str]:
+        """What two entries of one person would share: the address, the browser."""
+        out = set()
+        if self.address:
+            out.add(f"a:{self.address}")
+        if self.device:
+            out.add(f"d:{self.device}")
+        return out
 
 
 def seat_tables(
     waiting: list[Waiting], now: float, seats: int = 4, fill_after: float = FILL_AFTER
 ) -> list[list[Waiting | None]]:
     """Tables to start now: players of one pool, longest waiting first, never two from
-    one address at a table. A table is full of players, or (once its first player has
+    one address or browser at a table. A table is full of players, or (once its first player has
     waited ``fill_after``) as many as go together, with ``None`` for each seat a
     roster computer takes."""
     tables: list[list[Waiting | None]] = []
@@ -42,15 +54,15 @@ def seat_tables(
 
 
 def _apart(queue: list[Waiting], seats: int) -> list[Waiting]:
-    """The longest waiting first, then each next one from an address not yet seated."""
+    """The longest waiting first, then each next one from an address and a browser
+    not yet seated."""
     table: list[Waiting] = []
     used: set[str] = set()
     for entry in queue:
-        if entry.address is not None and entry.address in used:
+        if entry.marks & used:
             continue
         table.append(entry)
-        if entry.address is not None:
-            used.add(entry.address)
+        used |= entry.marks
         if len(table) == seats:
             break
     return table

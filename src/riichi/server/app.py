@@ -226,32 +226,37 @@ def create_app(
     def account_json(account: Account) -> dict[str, Any]:
         return {"id": account.id, "name": account.name}
 
+    def device_of(request: Request) -> tuple[str, str | None]:
+        """The browser's device id, and a cookie to set when it had none (see auth)."""
+        auth = server().auth
+        assert auth is not None
+        device = auth.device(request.cookies.get(DEVICE_COOKIE))
+        if device is not None:
+            return device, None
+        return auth.new_device()
+
     async def credentials(request: Request, new: bool) -> Response:
         """Register (``new``) or sign in with the body's name and password."""
         body = await read_json(request)
         auth = server().auth
         assert auth is not None
         fields = body if isinstance(body, dict) else {}
-        name, password, address = (
-            fields.get("name"),
-            fields.get("password"),
-            client_address(request),
+        device, fresh = device_of(request)
+        enter = auth.register if new else auth.sign_in
+        account, cookie = await enter(
+            fields.get("name"), fields.get("password"), client_address(request), device
         )
-        if new:
-            account, cookie = await auth.register(name, password, address)
-        else:
-            device = request.cookies.get(DEVICE_COOKIE)
-            account, cookie = await auth.sign_in(name, password, address, device)
         response = JSONResponse({"account": account_json(account)}, status_code=201 if new else 200)
-        response.set_cookie(  # this browser has signed in to this account: see auth
-            DEVICE_COOKIE,
-            auth.device_cookie(account),
-            max_age=DEVICE_SECONDS,
-            httponly=True,
-            samesite="strict",
-            secure=request.url.scheme == "https",
-            path="/api/signin",
-        )
+        if fresh is not None:
+            response.set_cookie(
+                DEVICE_COOKIE,
+                fresh,
+                max_age=DEVICE_SECONDS,
+                httponly=True,
+                samesite="strict",
+                secure=request.url.scheme == "https",
+                path="/",
+            )
         return with_cookie(response, request, cookie)
 
     async def register(request: Request) -> Response:
@@ -305,8 +310,9 @@ def create_app(
             await hub.leave_queue(session.account)
         else:
             pool = body.get("pool") if isinstance(body, dict) else None
+            device, _ = device_of(request)  # a browser without one is a browser of its own
             try:
-                await hub.join_queue(session.account, str(pool), client_address(request))
+                await hub.join_queue(session.account, str(pool), client_address(request), device)
             except ProtocolError as exc:
                 return _error(str(exc), 409)
         return JSONResponse(await hub.queue_view(session.account))

@@ -12,10 +12,12 @@ site-wide rate on top of each address's. A flood of sign-ins then waits for,
 or is refused by, that pool alone; the storage calls every page makes run on
 asyncio's default pool and never queue behind a hash.
 
-A site-wide rate is itself a lock-out a flood can trigger, so a browser that
-has signed in to an account before carries a device cookie (a signed account
-id, a year long; OWASP's "device cookies"): signing in to that account from
-that browser skips the site-wide rate and has slots of the pool kept for it.
+A site-wide rate is itself a lock-out a flood can trigger, so each browser
+carries a device cookie (a signed random id, a year long; OWASP's "device
+cookies"), and every sign-in notes the account's device (a keyed hash, in
+``sightings``): signing in to an account from a browser that has signed in to
+it before skips the site-wide rate and has slots of the pool kept for it. The
+same id keeps one browser's accounts apart in the rated queue.
 """
 
 from __future__ import annotations
@@ -122,24 +124,29 @@ class Auth:
         if not self.rates.hit(ALL_SIGN_INS, "auth:*"):
             raise AuthError("too many people are signing in right now; try again shortly", 503)
 
-    def device_cookie(self, account: Account) -> str:
-        """What a browser keeps once it has signed in to ``account``."""
-        return self.devices.sign(f"{account.id}.{secrets.token_hex(4)}").decode()
-
-    def _device_account(self, cookie: str | None) -> int | None:
+    def device(self, cookie: str | None) -> str | None:
+        """The device id a browser's cookie carries, if the cookie is ours."""
         if not cookie or len(cookie) > 200:
             return None
         try:
-            value = self.devices.unsign(cookie, max_age=DEVICE_SECONDS).decode()
+            return self.devices.unsign(cookie, max_age=DEVICE_SECONDS).decode()
         except BadSignature:
             return None
-        account, _, _ = value.partition(".")
-        return int(account) if account.isdigit() and len(account) <= 18 else None
 
-    async def _seen(self, account: Account, address: str) -> None:
-        await asyncio.to_thread(
-            self.store.seen, account.id, self.address_hash(address), self.clock.now()
-        )
+    def new_device(self) -> tuple[str, str]:
+        """A fresh device id and the cookie value that carries it."""
+        device = secrets.token_hex(16)
+        return device, self.devices.sign(device).decode()
+
+    def device_hash(self, device: str) -> str:
+        """What is kept of a device id (in ``sightings``, beside addresses)."""
+        return "d:" + self.address_hash(f"device/{device}")[:30]
+
+    async def _seen(self, account: Account, address: str, device: str | None) -> None:
+        now = self.clock.now()
+        await asyncio.to_thread(self.store.seen, account.id, self.address_hash(address), now)
+        if device is not None:
+            await asyncio.to_thread(self.store.seen, account.id, self.device_hash(device), now)
 
     async def _new_session(self, account: Account) -> str:
         token = secrets.token_urlsafe(32)
@@ -149,8 +156,11 @@ class Auth:
         )
         return self.signer.sign(token).decode()
 
-    async def register(self, name: object, password: object, address: str) -> tuple[Account, str]:
-        """A new account, signed in: the account and its cookie value."""
+    async def register(
+        self, name: object, password: object, address: str, device: str | None = None
+    ) -> tuple[Account, str]:
+        """A new account, signed in: the account and its cookie value. ``device`` is
+        the browser's device id."""
         self._limit(address)
         self._limit_all()
         checked = check_name(name)
@@ -161,14 +171,14 @@ class Auth:
             )
         except StorageError:
             raise AuthError(f"the name {checked} is taken", 409) from None
-        await self._seen(account, address)
+        await self._seen(account, address, device)
         return account, await self._new_session(account)
 
     async def sign_in(
         self, name: object, password: object, address: str, device: str | None = None
     ) -> tuple[Account, str]:
         """The account and a new session's cookie value. ``device`` is the browser's
-        device cookie, if it has one."""
+        device id, if it has one."""
         self._limit(address)
         if not isinstance(name, str) or not isinstance(password, str) or len(password) > 1024:
             raise AuthError("give a name and a password")
@@ -177,13 +187,17 @@ class Auth:
         found = await asyncio.to_thread(self.store.account_login, legacy_key(name))
         if found is None and name_key(name) != legacy_key(name):
             found = await asyncio.to_thread(self.store.account_login, name_key(name))
-        known = found is not None and self._device_account(device) == found[0].id
+        known = (
+            found is not None
+            and device is not None
+            and await asyncio.to_thread(self.store.was_seen, found[0].id, self.device_hash(device))
+        )
         if not known:
             self._limit_all()
         hashed = found[1] if found is not None else self._dummy
         if not await self.hashing.run(self._verify, hashed, password, known=known) or found is None:
             raise AuthError("wrong name or password", 401)
-        await self._seen(found[0], address)
+        await self._seen(found[0], address, device)
         return found[0], await self._new_session(found[0])
 
     def _verify(self, hashed: str, password: str) -> bool:

@@ -406,9 +406,11 @@ class Server:
 
     # ----------------------------------------------------------- the rated queue
 
-    async def join_queue(self, account: Account, pool: str, address: str = "unknown") -> None:
+    async def join_queue(
+        self, account: Account, pool: str, address: str = "unknown", device: str | None = None
+    ) -> None:
         """Wait for a rated table of ``pool``: one at a time, never two; never at one
-        table with an account that joined from the same address."""
+        table with an account that joined from the same address or browser."""
         if pool not in (Pool.STANDARD.value, Pool.RELAXED.value):
             raise ProtocolError(f"the rated pools are standard and relaxed, got {excerpt(pool)}")
         mine = await asyncio.to_thread(self.store.accounts.tables_of, account.id)
@@ -421,6 +423,7 @@ class Server:
             pool,
             self.clock.now(),
             self.auth.address_hash(address),
+            None if device is None else self.auth.device_hash(device),
         )
 
     async def leave_queue(self, account: Account) -> None:
@@ -434,7 +437,7 @@ class Server:
             pool.value: {"waiting": 0, "longest": 0.0} for pool in (Pool.STANDARD, Pool.RELAXED)
         }
         mine = None
-        for account_id, pool, since, _ in waiting:
+        for account_id, pool, since, *_ in waiting:
             entry = pools.setdefault(pool, {"waiting": 0, "longest": 0.0})
             entry["waiting"] += 1
             entry["longest"] = max(entry["longest"], now - since)
@@ -454,7 +457,7 @@ class Server:
 
     async def _seat_waiting(self) -> None:
         rows = await asyncio.to_thread(self.store.accounts.queue)
-        waiting = [Waiting(a, p, t, address) for a, p, t, address in rows]
+        waiting = [Waiting(a, p, t, address, device) for a, p, t, address, device in rows]
         for group in seat_tables(waiting, self.clock.now(), 4, self.fill_after):
             await self._open_rated(group)
 

@@ -121,8 +121,9 @@ accounts = Table(
     Column("role", String(16)),  # "operator": may add the house's chips; else none
 )
 
-# where each account was seen from (a keyed hash of the address, never the address):
-# the rated queue keeps one person's accounts apart, and the reports pair them
+# where each account was seen from (a keyed hash of the address, never the address,
+# or "d:" and a keyed hash of a browser's device id): the reports pair accounts by
+# them, and a known device passes the site-wide sign-in rate
 sightings = Table(
     "sightings",
     metadata,
@@ -156,6 +157,7 @@ queue_table = Table(
     Column("pool", String(16), nullable=False),
     Column("since", Float, nullable=False),
     Column("address", String(64)),  # hashed, as in sightings
+    Column("device", String(64)),  # the browser's device, hashed
 )
 
 players = Table(
@@ -693,6 +695,11 @@ class AccountStore:
                 except IntegrityError:  # seen at the same moment by another request
                     pass
 
+    def was_seen(self, account_id: int, address: str) -> bool:
+        key = (sightings.c.account_id == account_id) & (sightings.c.address == address)
+        with self.engine.connect() as conn:
+            return conn.execute(select(sightings.c.first).where(key)).first() is not None
+
     def created(self, account_id: int) -> float:
         with self.engine.connect() as conn:
             return float(
@@ -754,13 +761,18 @@ class AccountStore:
             conn.execute(update(sessions).where(sessions.c.id == session_id).values(revoked=True))
 
     def join_queue(
-        self, account_id: int, pool: str, since: float, address: str | None = None
+        self,
+        account_id: int,
+        pool: str,
+        since: float,
+        address: str | None = None,
+        device: str | None = None,
     ) -> None:
         with self.engine.begin() as conn:
             conn.execute(delete(queue_table).where(queue_table.c.account_id == account_id))
             conn.execute(
                 insert(queue_table).values(
-                    account_id=account_id, pool=pool, since=since, address=address
+                    account_id=account_id, pool=pool, since=since, address=address, device=device
                 )
             )
 
@@ -768,11 +780,11 @@ class AccountStore:
         with self.engine.begin() as conn:
             conn.execute(delete(queue_table).where(queue_table.c.account_id == account_id))
 
-    def queue(self) -> list[tuple[int, str, float, str | None]]:
-        """Everyone waiting: (account, pool, since, address hash)."""
+    def queue(self) -> list[tuple[int, str, float, str | None, str | None]]:
+        """Everyone waiting: (account, pool, since, address hash, device hash)."""
         with self.engine.connect() as conn:
             rows = conn.execute(select(queue_table).order_by(queue_table.c.since)).all()
-        return [(r.account_id, r.pool, r.since, r.address) for r in rows]
+        return [(r.account_id, r.pool, r.since, r.address, r.device) for r in rows]
 
     def tables_of(self, account_id: int, status: str = "live") -> list[tuple[str, int, str]]:
         """(table id, seat, kind) of the tables where the account sits."""

@@ -1,5 +1,6 @@
 """Security: operators, names compared by their confusables skeleton, where accounts
-were seen from (hashed), the address of a queue entry and a Daily Wall attempt,
+were seen from (hashed addresses and devices), the address and device of a queue
+entry, the address of a Daily Wall attempt,
 a tournament's stored seating plan, and when an untimed table was last touched.
 
 Revision ID: 0006
@@ -22,6 +23,7 @@ def upgrade() -> None:
         batch.add_column(sa.Column("role", sa.String(16)))  # "operator", or none
     with op.batch_alter_table("queue") as batch:
         batch.add_column(sa.Column("address", sa.String(64)))
+        batch.add_column(sa.Column("device", sa.String(64)))
     with op.batch_alter_table("daily_attempts") as batch:
         batch.add_column(sa.Column("address", sa.String(64)))
     with op.batch_alter_table("tournaments") as batch:
@@ -31,7 +33,8 @@ def upgrade() -> None:
     op.create_table(
         "sightings",
         sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
-        sa.Column("address", sa.String(64), primary_key=True),  # keyed hash of the address
+        # a keyed hash of an address, or "d:" and one of a browser's device id
+        sa.Column("address", sa.String(64), primary_key=True),
         sa.Column("first", sa.Float, nullable=False),
         sa.Column("last", sa.Float, nullable=False),
     )
@@ -72,6 +75,7 @@ def downgrade() -> None:
     with op.batch_alter_table("daily_attempts") as batch:
         batch.drop_column("address")
     with op.batch_alter_table("queue") as batch:
+        batch.drop_column("device")
         batch.drop_column("address")
     with op.batch_alter_table("accounts") as batch:
         batch.drop_column("role")
