@@ -295,7 +295,7 @@ def test_nothing_of_a_daily_attempt_leaves_the_server_before_the_day_ends(tmp_pa
         why = {row["name"]: row["why"] for row in day["unranked"]}
         assert why == {
             "latecomer": "the account was made on the day",
-            "sibling": "not the day's first attempt from its address",
+            "sibling": "not the day's first attempt from its address or browser",
         }
         clock.advance(DAY)  # the day is over: everything is shown
         assert client.get(f"/api/games/{first['table']}/record").status_code == 200

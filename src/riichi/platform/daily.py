@@ -18,8 +18,8 @@ server but its player's own view and its end score on the board (no record,
 replay, download, spectator seat, live standings, nor another attempt's hands
 beyond those one's own attempt played), and the board ranks only attempts of
 accounts that existed before the day began, have ``RATED_GAMES`` rated games
-finished before it, and are the day's first attempt from their address. Other
-attempts are listed, unranked, with the reason.
+finished before it, and are the day's first attempt from their address and
+their browser. Other attempts are listed, unranked, with the reason.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def unranked_reason(
     if rated_before < RATED_GAMES:
         return f"fewer than {RATED_GAMES} rated games before the day"
     if not first_from_address:
-        return "not the day's first attempt from its address"
+        return "not the day's first attempt from its address or browser"
     return None
 
 

@@ -371,7 +371,8 @@ def create_app(
         if request.method == "POST":
             await read_json(request)
             player = await signed_in(request)
-            play = await hub.daily.play(player.account, client_address(request))
+            device, _ = device_of(request)
+            play = await hub.daily.play(player.account, client_address(request), device)
             return JSONResponse(play, status_code=201)
         session = await session_of(request)
         day = request.query_params.get("day")

@@ -68,6 +68,7 @@ class DailyStore:
             daily_attempts.c.table_id,
             daily_attempts.c.hands,
             daily_attempts.c.address,
+            daily_attempts.c.device,
             daily_attempts.c.started,
             accounts.c.created,
             tables.c.status,
@@ -115,10 +116,10 @@ class DailyStore:
                     .group_by(game_stats.c.player)
                 ).all()
             )
-        first: dict[str, str] = {}  # address -> the table of the day's first attempt
+        first: dict[str, str] = {}  # address or browser -> the day's first attempt from it
         for row in sorted(rows, key=lambda r: (r.started, r.table_id)):
-            if row.address is not None:
-                first.setdefault(row.address, row.table_id)
+            for mark in _marks(row):
+                first.setdefault(mark, row.table_id)
         return [
             _attempt(
                 row,
@@ -126,7 +127,7 @@ class DailyStore:
                     day,
                     row.created,
                     int(rated.get(f"account:{row.account_id}", 0)),
-                    row.address is None or first[row.address] == row.table_id,
+                    all(first[mark] == row.table_id for mark in _marks(row)),
                 ),
             )
             for row in rows
@@ -144,6 +145,11 @@ class DailyStore:
         )
         with self.engine.connect() as conn:
             return [str(day) for day in conn.execute(query).scalars()]
+
+
+def _marks(row: Any) -> list[str]:
+    """What two attempts of one person would share: the address, the browser."""
+    return [f"{kind}:{value}" for kind, value in (("a", row.address), ("d", row.device)) if value]
 
 
 def _attempt(row: Any, unranked: str | None = None) -> Attempt:
@@ -176,7 +182,9 @@ class DailyDesk:
             )
         return self._secret
 
-    async def play(self, account: Account, address: str = "unknown") -> dict[str, Any]:
+    async def play(
+        self, account: Account, address: str = "unknown", device: str | None = None
+    ) -> dict[str, Any]:
         """Today's attempt: opened now, or the one in play rejoined; refused once done."""
         day = day_of(self.server.clock.now())
         found = await asyncio.to_thread(self.store.attempt, day, account.id)
@@ -198,7 +206,7 @@ class DailyDesk:
             seed=seed,
             # the computers follow the day: the same play meets the same replies
             bot_seed=commitment(seed, "bots")[:32],
-            daily=(day, account.id, self._address_hash(address)),
+            daily=(day, account.id, *self._marks(address, device)),
             reveal=day_start(day) + DAY,
         )
         try:
@@ -207,9 +215,12 @@ class DailyDesk:
             raise ProtocolError(str(exc)) from None
         return {"table": table.id, "seat": SEAT, "day": day}
 
-    def _address_hash(self, address: str) -> str | None:
+    def _marks(self, address: str, device: str | None) -> tuple[str | None, str | None]:
+        """The keyed hashes of where an attempt comes from: its address and browser."""
         auth = self.server.auth
-        return None if auth is None else auth.address_hash(address)
+        if auth is None:
+            return None, None
+        return auth.address_hash(address), None if device is None else auth.device_hash(device)
 
     async def view(self, day_text: str | None, account: Account | None) -> dict[str, Any]:
         """A day's board (today's by default), its seed once it is over, and for an

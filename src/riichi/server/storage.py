@@ -241,6 +241,7 @@ daily_attempts = Table(
     Column("started", Float, nullable=False),
     Column("hands", Text),  # JSON per hand, once finished
     Column("address", String(64)),  # hashed: one ranked attempt per address and day
+    Column("device", String(64)),  # ... and per browser
 )
 
 tournaments = Table(
@@ -348,8 +349,8 @@ class NewTable:
     bet: int = 0
     # chips each seat's ledger account puts in escrow (a money table)
     reserves: tuple[tuple[str, int], ...] = ()
-    # (day, account, address hash) of a Daily Wall attempt
-    daily: tuple[str, int, str | None] | None = None
+    # (day, account, address hash, device hash) of a Daily Wall attempt
+    daily: tuple[str, int, str | None, str | None] | None = None
     reveal: float | None = None
     # (tournament, round, table number, entrant or None by seat) of a tournament table
     tournament: tuple[str, int, int, list[str | None]] | None = None
@@ -506,7 +507,7 @@ class Store:
                     new.created,
                 )
             if new.daily is not None:
-                day, account, address = new.daily
+                day, account, address, device = new.daily
                 try:
                     conn.execute(
                         insert(daily_attempts).values(
@@ -515,6 +516,7 @@ class Store:
                             table_id=new.id,
                             started=new.created,
                             address=address,
+                            device=device,
                         )
                     )
                 except IntegrityError:

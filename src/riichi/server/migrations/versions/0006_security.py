@@ -1,6 +1,6 @@
 """Security: operators, names compared by their confusables skeleton, where accounts
 were seen from (hashed addresses and devices), the address and device of a queue
-entry, the address of a Daily Wall attempt,
+entry and of a Daily Wall attempt,
 a tournament's stored seating plan, and when an untimed table was last touched.
 
 Revision ID: 0006
@@ -26,6 +26,7 @@ def upgrade() -> None:
         batch.add_column(sa.Column("device", sa.String(64)))
     with op.batch_alter_table("daily_attempts") as batch:
         batch.add_column(sa.Column("address", sa.String(64)))
+        batch.add_column(sa.Column("device", sa.String(64)))
     with op.batch_alter_table("tournaments") as batch:
         batch.add_column(sa.Column("plan", sa.Text))  # JSON seating, stored once
     with op.batch_alter_table("tables") as batch:
@@ -73,6 +74,7 @@ def downgrade() -> None:
     with op.batch_alter_table("tournaments") as batch:
         batch.drop_column("plan")
     with op.batch_alter_table("daily_attempts") as batch:
+        batch.drop_column("device")
         batch.drop_column("address")
     with op.batch_alter_table("queue") as batch:
         batch.drop_column("device")
