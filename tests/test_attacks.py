@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from sqlalchemy import insert
 from starlette.testclient import TestClient
 
+from riichi.cli import main
 from riichi.platform.accounts import check_name, name_key, reserved
 from riichi.platform.chips import (
     BANK,
@@ -126,6 +128,28 @@ def test_a_money_table_against_weaker_bots_is_refused(site: tuple[TestClient, Fa
     assert hub(client).chips.balance(escrow(made.json()["id"])) == 4 * 150
 
 
+def test_the_operator_role_is_granted_by_the_staffs_command(tmp_path: Path) -> None:
+    store = Store(url(tmp_path))
+    try:
+        account = store.accounts.create_account("Staffer", name_key("Staffer"), "x", 0.0).id
+    finally:
+        store.close()
+    runner = CliRunner()
+    granted = runner.invoke(main, ["operator", "staffer", "--db", url(tmp_path)])
+    assert granted.exit_code == 0 and "Staffer is an operator" in granted.output
+    unknown = runner.invoke(main, ["operator", "nobody", "--db", url(tmp_path)])
+    assert unknown.exit_code == 2 and "no account is named" in unknown.output
+    store = Store(url(tmp_path))
+    try:
+        assert store.accounts.is_operator(account)
+        runner.invoke(main, ["operator", "Staffer", "--revoke", "--db", url(tmp_path)])
+        assert not store.accounts.is_operator(account)
+    finally:
+        store.close()
+    clean = runner.invoke(main, ["audit", "--db", url(tmp_path)])
+    assert clean.exit_code == 0 and "the books are clean" in clean.output
+
+
 def test_only_an_operator_adds_the_houses_chips(site: tuple[TestClient, FakeClock]) -> None:
     """Attack 3: a tournament with a million added, paid 25/25/25/25, the organiser and
     three computers: 250,000 chips whatever happens. Only an operator adds money."""
@@ -198,6 +222,8 @@ def test_the_audit_flags_a_house_past_its_floor_and_winnings_out_of_line(tmp_pat
         assert any(
             f"account:{farmer} has won 6000 chips over 20 money tables" in p for p in problems
         )
+        printed = CliRunner().invoke(main, ["audit", "--db", url(tmp_path)])
+        assert printed.exit_code == 1 and "problem: account:1 has won 6000" in printed.output
         with store.engine.begin() as conn:
             post(conn, "loss", [Transfer(HOUSE, BANK, 3_000_000)], 0.0)
         assert any("past its floor" in p for p in chips.audit())
