@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from riichi.platform.chips import (
     BANK,
-    HOUSE,
     START_CHIPS,
     ChipError,
     Transfer,
@@ -26,6 +25,7 @@ from riichi.platform.chips import (
     settle,
     table_settlement,
 )
+from riichi.platform.tables import Final, SeatFinal, SeatSpec, TableKind, opening
 from riichi.platform.tournaments import payouts
 from riichi.rules import Length, RuleSet, Settlement, find_ruleset
 from riichi.server import Store
@@ -33,9 +33,7 @@ from riichi.server.ledger import ChipStore
 from riichi.server.storage import (
     STAT_COLUMNS,
     ChipsShort,
-    Final,
     NewTable,
-    SeatFinal,
     balance,
     post,
 )
@@ -195,9 +193,7 @@ def money_table(
 ) -> NewTable:
     """A money table's row as the server makes it: the account in seat 0 against three
     roster computers, each seat's reserve held by its backer."""
-    held = reserve(rules, bet)
-    seats = [{"kind": "human", "name": "p", "token_hash": None, "account": account}]
-    seats += [{"kind": "expert", "name": "c (bot)", "token_hash": None}] * 3
+    seats = [SeatSpec("human", "p", None, account), *[SeatSpec("expert", "c (bot)")] * 3]
     return NewTable(
         id=table_id,
         rules=rules.to_dict(),
@@ -206,11 +202,11 @@ def money_table(
         commitment="y",
         bot_seed="b",
         seed_public=False,
-        seats=seats,
+        seats=[s.to_dict() for s in seats],
         created=created,
         pool="standard",
         bet=bet,
-        reserves=((f"account:{account}", held), *[(HOUSE, held)] * 3) if held else (),
+        plan=opening(TableKind.PRIVATE, table_id, seats, rules, bet),
     )
 
 

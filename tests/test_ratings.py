@@ -16,6 +16,7 @@ from riichi.bots.play import play_match
 from riichi.cli import main
 from riichi.game import Match
 from riichi.platform.ratings import PROVISIONAL_GAMES, Rating, rate
+from riichi.platform.tables import SeatSpec, TableKind, opening
 from riichi.rules import Length, find_ruleset
 from riichi.server import Store
 from riichi.server import storage as storage_module
@@ -28,7 +29,7 @@ from riichi.server.storage import (
     rating_history,
     ratings,
 )
-from riichi.server.table import SeatSpec, final_of, load_match
+from riichi.server.table import final_of, load_match
 
 RULES = find_ruleset("classic").replace(length=Length.ONE_HAND)
 
@@ -105,6 +106,7 @@ class Site:
                 seats=[{"kind": s.kind, "name": s.name, "account": s.account} for s in seats],
                 created=float(self.tables),
                 kind=kind,
+                plan=opening(TableKind(kind), table_id, seats, RULES),
             )
         )
         for seq, (seat, action) in enumerate(match.actions):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
@@ -36,7 +36,8 @@ from riichi.platform.daily import (
     seed_commitment,
     unranked_reason,
 )
-from riichi.rules import find_ruleset
+from riichi.platform.tables import HUMAN, Row, SeatSpec, TableKind, fixed_rules, roster_seat
+from riichi.server.registry import Registry
 from riichi.server.storage import (
     Account,
     StorageError,
@@ -46,12 +47,8 @@ from riichi.server.storage import (
     game_stats,
     tables,
 )
-from riichi.server.table import HUMAN, ProtocolError, SeatSpec, fresh_table, roster_seat
+from riichi.server.table import ProtocolError, fresh_table
 
-if TYPE_CHECKING:
-    from riichi.server.hub import Server
-
-RULES = "daily-wall"
 SECRET_KEY = "daily_secret"
 
 
@@ -170,63 +167,65 @@ def _attempt(row: Any, unranked: str | None = None) -> Attempt:
 class DailyDesk:
     """The server's Daily Wall: attempts are opened as tables through the server."""
 
-    def __init__(self, server: Server) -> None:
-        self.server = server
-        self.store = DailyStore(server.store.engine)
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        self.store = DailyStore(registry.store.engine)
         self._secret: str | None = None
 
     async def secret(self) -> str:
         if self._secret is None:
             self._secret = await asyncio.to_thread(
-                self.server.store.accounts.setting, SECRET_KEY, lambda: secrets.token_hex(32)
+                self.registry.store.accounts.setting, SECRET_KEY, lambda: secrets.token_hex(32)
             )
         return self._secret
 
     async def play(
-        self, account: Account, address: str = "unknown", device: str | None = None
+        self, account: Account, marks: tuple[str | None, str | None] = (None, None)
     ) -> dict[str, Any]:
-        """Today's attempt: opened now, or the one in play rejoined; refused once done."""
-        day = day_of(self.server.clock.now())
+        """Today's attempt: opened now, or the one in play rejoined; refused once done.
+        ``marks`` are the keyed hashes of the address and the browser it comes from."""
+        day = day_of(self.registry.clock.now())
         found = await asyncio.to_thread(self.store.attempt, day, account.id)
         if found is not None:
             if found.status == "live":
                 return {"table": found.table_id, "seat": SEAT, "day": day}
             raise ProtocolError(f"you have played the Daily Wall of {day}; come back tomorrow")
         seed = daily_seed(await self.secret(), day)
-        rules = find_ruleset(RULES)
+        rules = fixed_rules(TableKind.DAILY)
         seats = [SeatSpec(HUMAN, account.name, None, account.id)]
         seats += [
             roster_seat(s, ROSTER, f"daily {s + 1} {BOT_LABEL}") for s in range(1, rules.players)
         ]
+        address, device = marks
+        attempt = {"day": day, "account_id": account.id, "started": self.registry.clock.now()}
         new = fresh_table(
             rules,
             seats,
-            "daily",
-            self.server.clock.now(),
+            TableKind.DAILY,
+            self.registry.clock.now(),
             seed=seed,
             # the computers follow the day: the same play meets the same replies
             bot_seed=commitment(seed, "bots")[:32],
-            daily=(day, account.id, *self._marks(address, device)),
             reveal=day_start(day) + DAY,
+            rows=[
+                Row(
+                    "daily_attempts",
+                    {**attempt, "address": address, "device": device},
+                    duplicate=f"you have played the Daily Wall of {day} already",
+                )
+            ],
         )
         try:
-            table = await self.server.open_table(new, rules, seats)
+            table = await self.registry.open_table(new, rules, seats)
         except StorageError as exc:
             raise ProtocolError(str(exc)) from None
         return {"table": table.id, "seat": SEAT, "day": day}
-
-    def _marks(self, address: str, device: str | None) -> tuple[str | None, str | None]:
-        """The keyed hashes of where an attempt comes from: its address and browser."""
-        auth = self.server.auth
-        if auth is None:
-            return None, None
-        return auth.address_hash(address), None if device is None else auth.device_hash(device)
 
     async def view(self, day_text: str | None, account: Account | None) -> dict[str, Any]:
         """A day's board (today's by default), its seed once it is over, and for an
         account that has finished its attempt (or any day that is over), the hands
         compared."""
-        now = self.server.clock.now()
+        now = self.registry.clock.now()
         today = day_of(now)
         try:
             day = today if day_text is None else parse_day(day_text[:12])
@@ -249,7 +248,7 @@ class DailyDesk:
             "today": day == today,
             "over": over,
             "ends": day_start(day) + DAY,
-            "rules": RULES,
+            "rules": fixed_rules(TableKind.DAILY).name,
             "commitment": seed_commitment(seed),
             "seed": seed if over else None,
             "board": [
@@ -289,4 +288,4 @@ class DailyDesk:
     def may_see(self, stored: StoredTable) -> bool:
         """Whether a finished game may be shown: once its time has come (a Daily Wall
         attempt: when its day is over everywhere), to anyone; before, to nobody."""
-        return stored.revealed(self.server.clock.now())
+        return stored.revealed(self.registry.clock.now())

@@ -1,5 +1,7 @@
-"""The server's tables: created, loaded on demand, restored in the background, unloaded
-when finished and unwatched; finished games served from bounded caches.
+"""The site in one process: the lobby that opens tables (what it allows is
+``riichi.platform.tables``), the rated queue, the desks, the lists and player
+pages, and finished games served from bounded caches. The live tables
+themselves belong to the ``Registry``.
 
 Nothing here blocks the event loop on the database or on a long replay: reads
 and rebuilds run in worker threads, writes go through the store's writer.
@@ -19,52 +21,46 @@ from typing import Any
 from async_lru import alru_cache
 
 from riichi.bots import ROSTER
-from riichi.errors import RiichiError, excerpt
+from riichi.errors import excerpt
 from riichi.formats.tenhou6 import write_tenhou6
 from riichi.game import Match, commitment
 from riichi.hand.decompose import prepare
-from riichi.platform import POLICIES, ClockState, Pool, Waiting, seat_tables
-from riichi.platform.chips import ChipError, check_house_table, check_money_rules, reserve
+from riichi.platform import Pool, Waiting, seat_tables
 from riichi.platform.matchmaking import FILL_AFTER
 from riichi.platform.spectating import HAND, Delay
-from riichi.rules import Length, RuleSet, find_ruleset
+from riichi.platform.tables import (
+    HUMAN,
+    SeatSpec,
+    TableError,
+    TableKind,
+    check_lobby_table,
+    fixed_rules,
+    lobby_kind,
+    roster_seat,
+)
+from riichi.rules import RuleSet
 from riichi.server.auth import Auth
 from riichi.server.clock import Clock
 from riichi.server.daily import DailyDesk
-from riichi.server.ledger import ChipStore
 from riichi.server.limits import Limits, RateLimits
 from riichi.server.records import RecordStore
-from riichi.server.storage import (
-    Account,
-    ChipsShort,
-    NewTable,
-    Store,
-    StoredTable,
-    Writer,
-    ledger_account,
-)
+from riichi.server.registry import Registry
+from riichi.server.storage import Account, ChipsShort, Store, StoredTable
 from riichi.server.table import (
-    CLOSE_NO_TABLE,
-    HUMAN,
     LiveTable,
     NotFound,
     ProtocolError,
-    SeatSpec,
-    final_of,
     fresh_table,
     load_match,
     public_info,
-    roster_seat,
     rules_of,
     seat_specs,
-    start_clocks,
 )
 from riichi.server.tournaments import TournamentDesk
 from riichi.server.views import replay_frames
 
 log = logging.getLogger(__name__)
 SEED_LENGTH = 64
-SWEEP_EVERY = 60.0  # seconds between looks for idle tables
 
 
 class Busy(ProtocolError):
@@ -93,7 +89,8 @@ class Finished:
 
 
 class Server:
-    """Live tables by id, and the store they are rebuilt from."""
+    """The site in one process: its live tables (``Registry``), the lobby, the rated
+    queue, the desks, the lists and pages, and the downloads of finished games."""
 
     def __init__(
         self,
@@ -106,152 +103,63 @@ class Server:
     ) -> None:
         self.store = store
         self.records = RecordStore(store.engine)
-        self.delay = delay
-        self.writer = Writer(store)
         self.clock = clock
         self.limits = limits or Limits()
-        self.bot_delay = bot_delay
         self.rates = RateLimits()
-        self.tables: dict[str, LiveTable] = {}
         self.sockets: Counter[str] = Counter()
-        self.live = 0
-        self._loading: dict[str, asyncio.Task[LiveTable | None]] = {}
-        self._restore: asyncio.Task[None] | None = None
-        self._matchmaker: asyncio.Task[None] | None = None
-        self._collector: asyncio.Task[None] | None = None
-        self._sweeper: asyncio.Task[None] | None = None
+        self.registry = Registry(store, clock, self.limits, bot_delay, delay)
+        self.chips = self.registry.chips
         self.fill_after = fill_after
         self.auth: Auth | None = None
         self._replays = asyncio.Semaphore(1)
-        self.chips = ChipStore(store.engine)
-        self.daily = DailyDesk(self)
-        self.tournaments = TournamentDesk(self)
-        self._tournaments: asyncio.Task[None] | None = None
+        self.daily = DailyDesk(self.registry)
+        self.tournaments = TournamentDesk(self.registry)
+        self._tasks: list[asyncio.Task[None]] = []
         # per server: bounded caches of finished games and their downloads
         self.finished = alru_cache(maxsize=32)(self._finished)
         self.download = alru_cache(maxsize=8)(self._download)
 
+    @property
+    def tables(self) -> dict[str, LiveTable]:
+        return self.registry.tables
+
+    @property
+    def live(self) -> int:
+        return self.registry.live
+
+    async def table(self, table_id: str) -> LiveTable | None:
+        return await self.registry.table(table_id)
+
+    async def sweep_idle(self) -> int:
+        return await self.registry.sweep_idle()
+
     async def start(self) -> None:
-        """Count the live tables and restore them in the background; serve meanwhile."""
+        """Restore the live tables in the background, seat the queue, run the desks;
+        serve meanwhile."""
         self.auth = await asyncio.to_thread(Auth, self.store.accounts, self.clock, self.rates)
         await asyncio.to_thread(prepare)  # the readings tables, before any table needs one
-        self.live = await asyncio.to_thread(self.store.count_tables, "live")
-        self._restore = asyncio.create_task(self._restore_all(), name="restore tables")
-        self._matchmaker = asyncio.create_task(self._match_players(), name="matchmaker")
-        self._collector = asyncio.create_task(_keep_collections_short(), name="gc")
-        self._tournaments = asyncio.create_task(self.tournaments.run(), name="tournaments")
-        self._sweeper = asyncio.create_task(self._sweep(), name="idle tables")
-
-    async def _restore_all(self) -> None:
-        stored = await asyncio.to_thread(self.store.list_tables, "live")
-        for table in stored:
-            if table.pool == Pool.UNTIMED.value and self._idle_since(table):
-                # left alone past the limit (before the stop, or while down): closed
-                # without the cost of replaying it
-                if await asyncio.to_thread(self.store.close_idle, table.id, self.clock.now()):
-                    self.live -= 1
-                continue
-            try:
-                await self.table(table.id)
-            except RiichiError:
-                # its own log cannot be replayed (a gap, an action the rules refuse): it
-                # never will be, so it ends as void and gives back what it holds
-                log.exception("table %s: its log does not replay; void, chips released", table.id)
-                await asyncio.to_thread(self.chips.void_table, table.id, self.clock.now())
-                self.live -= 1
-            except Exception:  # the database, say: the table stays live for a later start
-                log.exception("table %s: could not be restored", table.id)
-        log.info("restored %d live tables", len(stored))
-        gc.freeze()  # what was restored lives long: keep it out of collections
+        await self.registry.start()
+        self._tasks = [
+            asyncio.create_task(self._match_players(), name="matchmaker"),
+            asyncio.create_task(_keep_collections_short(), name="gc"),
+            asyncio.create_task(self.tournaments.run(), name="tournaments"),
+        ]
 
     async def close(self) -> None:
-        tasks = (self._restore, self._matchmaker, self._collector, self._tournaments, self._sweeper)
-        for task in tasks:
-            if task is not None:
-                task.cancel()
-        for table in list(self.tables.values()):
-            await table.stop()
-        await asyncio.to_thread(self.writer.close)
+        for task in self._tasks:
+            task.cancel()
+        await self.registry.close()
         if self.auth is not None:
             self.auth.hashing.close()
         self.store.close()
 
-    # ----------------------------------------------------------- live tables
-
-    async def table(self, table_id: str) -> LiveTable | None:
-        """The table in memory, loading it from storage first if need be."""
-        table = self.tables.get(table_id)
-        if table is not None:
-            return table
-        loading = self._loading.get(table_id)
-        if loading is None:
-            loading = self._loading[table_id] = asyncio.create_task(self._load(table_id))
-            loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
-        return await asyncio.shield(loading)
-
-    async def _load(self, table_id: str) -> LiveTable | None:
-        stored = await asyncio.to_thread(self.store.get_table, table_id)
-        if stored is None:
-            return None
-        match, seats = await asyncio.to_thread(load_match, stored, self.store)
-        if match.standings is not None and stored.status == "live":
-            # the last action was stored but the end of the match was not (an older
-            # version wrote them apart): finish it now
-            final = final_of(match, seats, self.clock.now())
-            await asyncio.to_thread(self.store.finish, table_id, final)
-            stored = replace(stored, status="over", finished=final.finished)
-            self.live -= 1
-        table = self._register(stored, match, seats)
-        return table
-
-    def _register(self, stored: StoredTable, match: Match, seats: list[SeatSpec]) -> LiveTable:
-        table = LiveTable(
-            stored,
-            match,
-            seats,
-            self.store,
-            self.writer,
-            self.clock,
-            self.limits,
-            self.bot_delay,
-            on_idle=self._unload,
-            delay=self.delay,
+    def marks(self, address: str, device: str | None) -> tuple[str, str | None]:
+        """The keyed hashes the site keeps of where a request comes from."""
+        assert self.auth is not None
+        return (
+            self.auth.address_hash(address),
+            None if device is None else self.auth.device_hash(device),
         )
-        self.tables[stored.id] = table
-        table.start()
-        return table
-
-    def _idle_since(self, stored: StoredTable) -> bool:
-        last = stored.touched or stored.created
-        return self.clock.now() - last >= self.limits.idle_seconds
-
-    async def _sweep(self) -> None:
-        while True:
-            await self.clock.sleep_until(self.clock.now() + SWEEP_EVERY)
-            try:
-                await self.sweep_idle()
-            except Exception:
-                log.exception("closing idle tables failed")
-
-    async def sweep_idle(self) -> int:
-        """Close every untimed table in play that no person has moved at or visited
-        for ``limits.idle_seconds``: it stops counting against anyone's limits and
-        leaves memory. Returns how many closed."""
-        now = self.clock.now()
-        closed = 0
-        for table in list(self.tables.values()):
-            if not table.idle(now, self.limits.idle_seconds):
-                continue
-            if await asyncio.to_thread(self.store.close_idle, table.id, now):
-                closed += 1
-                self.live -= 1
-            table.closed = True
-            if self.tables.get(table.id) is table:
-                del self.tables[table.id]
-            for viewer in list(table.viewers):
-                viewer.kick(f"table {table.id} closed: nobody played at it", CLOSE_NO_TABLE)
-            await table.stop()
-        return closed
 
     def _room(self, address: str, account: Account | None) -> None:
         """Whether one more table may open for this guest address or account: guests
@@ -273,14 +181,6 @@ class Server:
             raise Busy("the server is full; finish a table you have in play", 503)
         if mine >= self.limits.tables_per_account:
             raise Busy(f"you have {mine} tables in play; finish one first", 429)
-
-    def _unload(self, table: LiveTable) -> None:
-        """A finished table nobody watches leaves memory; storage serves it from now on."""
-        if self.tables.get(table.id) is table:
-            del self.tables[table.id]
-        if not table.closed and table.stored.status == "live":
-            self.live -= 1
-        table.closed = True
 
     async def create(
         self, body: Any, address: str, account: Account | None = None
@@ -319,35 +219,24 @@ class Server:
             and all(isinstance(n, str | None) for n in names)
         ):
             raise ProtocolError(f"names is a list of strings, got {excerpt(names)}")
-        kind = body.get("kind", "private")
-        if kind == "rated":
-            raise ProtocolError("rated tables come from the queue: join it (POST /api/queue)")
-        if kind not in ("practice", "private"):
-            raise ProtocolError(f"kind is practice or private, got {excerpt(kind)}")
         watchable = body.get("watchable", False)
         if not isinstance(watchable, bool):
             raise ProtocolError(f"watchable is true or false, got {excerpt(watchable)}")
-        pool = body.get("clock", "untimed")
-        if pool not in {p.value for p in Pool}:
-            raise ProtocolError(f"clock is untimed, standard or relaxed, got {excerpt(pool)}")
-        if kind == "practice" and (
-            pool != "untimed" or kinds.count(HUMAN) != 1 or kinds[0] != HUMAN
-        ):
-            raise ProtocolError("a practice table is you against bots, untimed")
+        pool_name = body.get("clock", "untimed")
+        if pool_name not in {p.value for p in Pool}:
+            raise ProtocolError(f"clock is untimed, standard or relaxed, got {excerpt(pool_name)}")
+        pool = Pool(pool_name)
         bet = body.get("bet", 0)
         if not isinstance(bet, int) or isinstance(bet, bool) or bet < 0:
             raise ProtocolError(f"a bet is a whole number of chips, got {excerpt(bet)}")
         chosen = body.get("seed")
-        if bet:
-            if account is None:
-                raise ProtocolError("a table with a bet is for a signed-in player")
-            try:
-                check_money_rules(rules, bet)
-                check_house_table(
-                    kinds, HUMAN, ROSTER, chosen is not None, pool != Pool.UNTIMED.value, bet
-                )
-            except ChipError as exc:
-                raise ProtocolError(str(exc)) from None
+        try:
+            kind = lobby_kind(body.get("kind", TableKind.PRIVATE.value))
+            check_lobby_table(
+                kind, account is not None, kinds, pool, rules, bet, chosen is not None
+            )
+        except TableError as exc:
+            raise ProtocolError(str(exc)) from None
         if account is not None:  # the creator sits first, by name
             names = [account.name, *(names or [])[1:]]
         try:
@@ -375,34 +264,17 @@ class Server:
             seed=chosen,
             bot_seed=None if chosen is None else commitment(chosen, "bots")[:32],
             seed_public=chosen is not None,
-            pool=pool,
+            pool=pool.value,
             watchable=watchable,
             bet=bet,
-            reserves=tuple((ledger_account(s.to_dict()), reserve(rules, bet)) for s in seats)
-            if bet
-            else (),
         )
         try:
-            table = await self.open_table(new, rules, seats)
+            table = await self.registry.open_table(new, rules, seats)
         except ChipsShort as exc:
             raise ProtocolError(str(exc)) from None
         if account is None:
             table.opened_by = address
         return table, tokens
-
-    async def open_table(
-        self, new: NewTable, rules: RuleSet, seats: list[SeatSpec], from_queue: bool = False
-    ) -> LiveTable:
-        match = Match(rules, new.seed, [s.name for s in seats])
-        policy = POLICIES.get(Pool(new.pool))
-        if policy is not None:  # the first decision's clock is stored with the table
-            state = ClockState.new(policy, rules.players)
-            bots = {s for s, spec in enumerate(seats) if spec.is_bot}
-            start_clocks(policy, state, match, bots, new.created)
-            new = replace(new, clock=state.to_dict())
-        await asyncio.to_thread(self.store.create_table, new, from_queue)
-        self.live += 1
-        return self._register(new.stored(), match, seats)
 
     # ----------------------------------------------------------- the rated queue
 
@@ -414,7 +286,7 @@ class Server:
         if pool not in (Pool.STANDARD.value, Pool.RELAXED.value):
             raise ProtocolError(f"the rated pools are standard and relaxed, got {excerpt(pool)}")
         mine = await asyncio.to_thread(self.store.accounts.tables_of, account.id)
-        if any(kind == "rated" for _, _, kind in mine):
+        if any(kind == TableKind.RATED.value for _, _, kind in mine):
             raise ProtocolError("you are at a rated table already: finish it first")
         assert self.auth is not None
         await asyncio.to_thread(
@@ -462,7 +334,7 @@ class Server:
             await self._open_rated(group)
 
     async def _open_rated(self, group: list[Waiting | None]) -> LiveTable:
-        rules = find_ruleset("classic").replace(length=Length.EAST)  # 001's rated game
+        rules = fixed_rules(TableKind.RATED)
         names = await asyncio.to_thread(
             self.store.accounts.names, [w.account for w in group if w is not None]
         )
@@ -473,8 +345,8 @@ class Server:
             for seat, entry in enumerate(group)
         ]
         pool = next(w.pool for w in group if w is not None)
-        new = fresh_table(rules, seats, "rated", self.clock.now(), pool=pool)
-        return await self.open_table(new, rules, seats, from_queue=True)
+        new = fresh_table(rules, seats, TableKind.RATED, self.clock.now(), pool=pool)
+        return await self.registry.open_table(new, rules, seats)
 
     async def mine(self, account: Account) -> list[dict[str, Any]]:
         """The live tables this account sits at, to rejoin."""

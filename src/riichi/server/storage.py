@@ -59,10 +59,16 @@ from riichi.platform.chips import (
     Transfer,
     account_ledger,
     check_stake,
-    escrow,
-    table_settlement,
 )
 from riichi.platform.ratings import Rating, rate
+from riichi.platform.tables import (
+    GUEST,
+    KINDS,
+    Final,
+    OpenPlan,
+    SeatSpec,
+    finishing,
+)
 from riichi.rules import RuleSet
 
 DEFAULT_URL = "sqlite:///riichi.db"
@@ -287,7 +293,6 @@ tournament_tables = Table(
 )
 
 
-GUEST = "guest"  # the player of a seat taken by link, without an account
 OPERATOR = "operator"  # the role that may add the house's chips
 CLOSED = "closed"  # the status of an untimed table closed for want of play
 
@@ -347,13 +352,10 @@ class NewTable:
     clock: dict[str, Any] | None = None
     watchable: bool = False
     bet: int = 0
-    # chips each seat's ledger account puts in escrow (a money table)
-    reserves: tuple[tuple[str, int], ...] = ()
-    # (day, account, address hash, device hash) of a Daily Wall attempt
-    daily: tuple[str, int, str | None, str | None] | None = None
     reveal: float | None = None
-    # (tournament, round, table number, entrant or None by seat) of a tournament table
-    tournament: tuple[str, int, int, list[str | None]] | None = None
+    # what is written with it (riichi.platform.tables.opening): who sits where, a
+    # desk's rows, reserves
+    plan: OpenPlan = field(default_factory=OpenPlan)
 
     def stored(self) -> StoredTable:
         """The row as the store will read it back."""
@@ -377,27 +379,6 @@ class NewTable:
             bet=self.bet,
             reveal=self.reveal,
         )
-
-
-@dataclass(frozen=True, slots=True)
-class SeatFinal:
-    """One seat's figures at the end of a match, and who sat there."""
-
-    player: str  # account:<id>, computer:<kind>:<seat> or guest
-    name: str
-    stats: dict[str, Any]  # riichi.game.stats.SeatStats as a dict
-
-
-@dataclass(frozen=True, slots=True)
-class Final:
-    """How a match ended: stored with its last action, in the same transaction as the
-    ratings it changes."""
-
-    finished: float
-    standings: list[dict[str, Any]]
-    seats: list[SeatFinal]
-    feeder: int | None = None  # who dealt in the last winning tile (feeding penalty)
-    hands: list[dict[str, Any]] = field(default_factory=list)  # riichi.game.stats.hand_changes
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,9 +442,9 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
-    def create_table(self, new: NewTable, seated_from_queue: bool = False) -> None:
-        """Store a new table and who sits where; players seated from the rated queue
-        leave it in the same transaction."""
+    def create_table(self, new: NewTable) -> None:
+        """Store a new table and what its plan writes with it, in one transaction."""
+        plan = new.plan
         with self.engine.begin() as conn:
             conn.execute(
                 insert(tables).values(
@@ -485,53 +466,20 @@ class Store:
                     reveal=new.reveal,
                 )
             )
-            if new.tournament is not None:
-                tournament_id, round_, number, entered = new.tournament
-                conn.execute(
-                    insert(tournament_tables).values(
-                        tournament_id=tournament_id,
-                        round=round_,
-                        number=number,
-                        table_id=new.id,
-                        players=json.dumps(entered),
-                    )
-                )
-            if new.reserves:
-                for who, amount in new.reserves:
-                    if who.startswith("account:"):
-                        _check_stake(conn, int(who[8:]), amount, new.created)
-                post(
-                    conn,
-                    f"table:{new.id}",
-                    [Transfer(who, escrow(new.id), amount) for who, amount in new.reserves],
-                    new.created,
-                )
-            if new.daily is not None:
-                day, account, address, device = new.daily
+            for account, amount in plan.stakes:  # before this table's seats are written
+                _check_stake(conn, account, amount, new.created)
+            if plan.transfers:
+                post(conn, f"table:{new.id}", list(plan.transfers), new.created)
+            for row in plan.rows:
                 try:
-                    conn.execute(
-                        insert(daily_attempts).values(
-                            day=day,
-                            account_id=account,
-                            table_id=new.id,
-                            started=new.created,
-                            address=address,
-                            device=device,
-                        )
-                    )
+                    with conn.begin_nested():
+                        conn.execute(insert(metadata.tables[row.table]).values(**row.values))
                 except IntegrityError:
-                    raise StorageError(f"you have played the Daily Wall of {day} already") from None
-            seated = [
-                (seat, spec["account"])
-                for seat, spec in enumerate(new.seats)
-                if spec.get("account") is not None
-            ]
-            for seat, account in seated:
-                conn.execute(insert(players).values(table_id=new.id, seat=seat, account_id=account))
-            if seated_from_queue and seated:
-                conn.execute(
-                    delete(queue_table).where(queue_table.c.account_id.in_([a for _, a in seated]))
-                )
+                    if row.duplicate is None:
+                        raise
+                    raise StorageError(row.duplicate) from None
+            if plan.dequeue:
+                conn.execute(delete(queue_table).where(queue_table.c.account_id.in_(plan.dequeue)))
 
     def append_action(self, row: Write) -> None:
         """Commit one action (and the match's end, if it ends it) in one transaction."""
@@ -805,7 +753,8 @@ def _filters(status: str | None, watchable: bool) -> list[Any]:
     if status is not None:
         out.append(tables.c.status == status)
     if watchable:
-        out.append(or_(tables.c.kind == "rated", tables.c.watchable))
+        always = [kind for kind, rules in KINDS.items() if rules.always_watched]
+        out.append(or_(tables.c.kind.in_(always), tables.c.watchable))
     return out
 
 
@@ -904,8 +853,9 @@ def _write(conn: Connection, row: Write) -> None:
 
 
 def _finish(conn: Connection, table_id: str, final: Final) -> None:
-    """The end of a match: its standings, every seat's figures and, at a rated table,
-    the ratings; all or nothing, with the action that ended it."""
+    """The end of a match, with what its plan writes (``riichi.platform.tables.
+    finishing``: every seat's figures, ratings, a settlement, a desk's rows); all or
+    nothing, with the action that ended it."""
     done = conn.execute(
         update(tables)
         .where(tables.c.id == table_id, tables.c.status == "live")
@@ -918,59 +868,25 @@ def _finish(conn: Connection, table_id: str, final: Final) -> None:
             tables.c.id == table_id
         )
     ).one()
-    rated = row.kind == "rated"
-    for seat, entry in enumerate(final.seats):
-        stats = entry.stats
-        conn.execute(
-            insert(game_stats).values(
-                table_id=table_id,
-                seat=seat,
-                player=entry.player,
-                rated=rated,
-                finished=final.finished,
-                place=stats["place"],
-                score=stats["score"],
-                points=stats["points"],
-                **{name: stats[name] for name in STAT_COLUMNS},
-            )
-        )
-    if rated:
-        rate_match(
-            conn,
-            table_id,
-            final.finished,
-            [(e.player, e.name, e.stats["place"]) for e in final.seats],
-        )
-    conn.execute(
-        update(daily_attempts)
-        .where(daily_attempts.c.table_id == table_id)
-        .values(hands=json.dumps(final.hands))
+    plan = finishing(
+        row.kind,
+        table_id,
+        [SeatSpec(**s) for s in json.loads(row.seats)],
+        RuleSet.from_dict(json.loads(row.rules)),
+        row.bet or 0,
+        final,
+        STAT_COLUMNS,
     )
-    if row.bet:
-        rules = RuleSet.from_dict(json.loads(row.rules))
-        by_seat = sorted(final.standings, key=lambda x: x["seat"])
-        payers = [ledger_account(json.loads(row.seats)[s]) for s in range(rules.players)]
-        post(
-            conn,
-            f"table:{table_id}",
-            table_settlement(
-                table_id,
-                payers,
-                rules,
-                row.bet,
-                [x["place"] for x in by_seat],
-                [x["score"] for x in by_seat],
-                final.feeder,
-            ),
-            final.finished,
-        )
-
-
-def ledger_account(seat: dict[str, Any]) -> str:
-    """Who pays and is paid for a seat at a money table: its account, or the house for
-    a roster computer."""
-    account = seat.get("account")
-    return HOUSE if account is None else account_ledger(int(account))
+    for stats in plan.stats:
+        conn.execute(insert(game_stats).values(**stats))
+    if plan.rating:
+        rate_match(conn, table_id, final.finished, list(plan.rating))
+    if plan.transfers:
+        post(conn, f"table:{table_id}", list(plan.transfers), final.finished)
+    for change in plan.updates:
+        target = metadata.tables[change.table]
+        keys = [target.c[column] == value for column, value in change.where.items()]
+        conn.execute(update(target).where(*keys).values(**change.values))
 
 
 def rate_match(

@@ -28,17 +28,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
-from riichi.bots import BOT_LABEL, ROSTER, Bot, make_bot
+from riichi.bots import BOT_LABEL, Bot, make_bot
 from riichi.errors import RiichiError, excerpt
 from riichi.game import Action, IllegalActionError, Match, Phase, commitment, observe
 from riichi.game.kyoku import Kyoku
@@ -46,24 +44,33 @@ from riichi.game.stats import hand_changes, seat_stats
 from riichi.platform import POLICIES, ClockPolicy, ClockState, Pool, clocks, timeout_action
 from riichi.platform.accounts import reserved
 from riichi.platform.spectating import HAND, Delay, shown_actions
+from riichi.platform.tables import (
+    HUMAN,
+    Final,
+    Kind,
+    Row,
+    SeatFinal,
+    SeatSpec,
+    kind_name,
+    kind_rules,
+    opening,
+    player_key,
+    token_hash,
+)
 from riichi.rules import Length, RuleSet, find_ruleset
 from riichi.server.clock import Clock
 from riichi.server.limits import Limits
 from riichi.server.spectators import DelayedView
 from riichi.server.storage import (
-    GUEST,
     ActionRow,
     ClockRow,
-    Final,
     NewTable,
-    SeatFinal,
     Store,
     StoredTable,
     Writer,
 )
 from riichi.server.views import seat_state, standings_of
 
-HUMAN = "human"
 NAME_LENGTH = 24
 TOUCH_EVERY = 60.0  # seconds: how stale the stored last touch of an untimed table may be
 
@@ -90,57 +97,26 @@ def to_json(message: dict[str, Any]) -> str:
     return orjson.dumps(message).decode()
 
 
-def token_hash(token: str) -> str:
-    """What the store keeps of a seat link's token: never the token itself."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass(frozen=True, slots=True)
-class SeatSpec:
-    """Who sits in a seat: a person holding the token hashed in ``token_hash``, or a bot."""
-
-    kind: str  # HUMAN or a bot name
-    name: str
-    token_hash: str | None = None
-    account: int | None = None  # the signed-in account that sits here
-
-    @property
-    def is_bot(self) -> bool:
-        return self.kind != HUMAN
-
-    def public(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "bot": self.is_bot, "account": self.account}
-
-    def to_dict(self) -> dict[str, Any]:
-        """As stored: the token only as its hash."""
-        return {
-            "kind": self.kind,
-            "name": self.name,
-            "token_hash": self.token_hash,
-            "account": self.account,
-        }
-
-    def holds(self, token: str) -> bool:
-        return self.token_hash is not None and hmac.compare_digest(
-            self.token_hash, token_hash(token)
-        )
-
-
 def fresh_table(
     rules: RuleSet,
     seats: list[SeatSpec],
-    kind: str,
+    kind: Kind,
     now: float,
     seed: str | None = None,
     bot_seed: str | None = None,
+    rows: Sequence[Row] = (),
     **fields: Any,
 ) -> NewTable:
-    """A new table's row: a fresh id and salt, the commitment to its seed (a secret
-    random one unless given) and the bots' own secret stream (unless given)."""
+    """A new table's row and what is written with it (``opening``: who sits where,
+    ``rows`` of a desk, a money table's reserves): a fresh id and salt, the
+    commitment to its seed (a secret random one unless given) and the bots' own
+    secret stream (unless given)."""
     seed = seed or secrets.token_hex(16)
     salt = secrets.token_hex(16)
+    table_id = secrets.token_hex(8)
+    bet = int(fields.get("bet", 0))
     return NewTable(
-        id=secrets.token_hex(8),
+        id=table_id,
         rules=rules.to_dict(),
         seed=seed,
         salt=salt,
@@ -149,14 +125,10 @@ def fresh_table(
         seed_public=fields.pop("seed_public", False),
         seats=[s.to_dict() for s in seats],
         created=now,
-        kind=kind,
+        kind=kind_name(kind),
+        plan=opening(kind, table_id, seats, rules, bet, rows),
         **fields,
     )
-
-
-def roster_seat(seat: int, kind: str = ROSTER, name: str | None = None) -> SeatSpec:
-    """A roster computer's seat, labelled as a bot."""
-    return SeatSpec(kind, name or f"{kind} {seat + 1} {BOT_LABEL}")
 
 
 def person_name(given: str | None, seat: int) -> str:
@@ -259,6 +231,7 @@ class LiveTable:
         limits: Limits,
         bot_delay: float = 0.0,
         on_idle: Callable[[LiveTable], None] | None = None,
+        on_finish: Callable[[LiveTable], None] | None = None,
         delay: Delay = HAND,
     ) -> None:
         self.id = stored.id
@@ -271,6 +244,7 @@ class LiveTable:
         self.limits = limits
         self.bot_delay = bot_delay
         self.on_idle = on_idle
+        self.on_finish = on_finish  # told once, when the match's end is stored
         self.viewers: set[Viewer] = set()
         self.delay = delay
         self.view: DelayedView | None = None  # while anyone spectates
@@ -299,9 +273,7 @@ class LiveTable:
         self.touched = self._touch_stored = stored.touched or stored.created
         self.opened_by: str | None = None  # the guest address that opened it, if any
         # a guest's table: nobody at it signed in (it counts against the guests' budget)
-        self.guest = stored.kind in ("practice", "private") and all(
-            spec.account is None for spec in seats
-        )
+        self.guest = kind_rules(stored.kind).guests and all(spec.account is None for spec in seats)
         self._public = public_info(stored, seats, match.rules)
         self._published = self._info()
 
@@ -619,6 +591,8 @@ class LiveTable:
             raise ProtocolError(f"table {self.id}: the action could not be stored; retry") from None
         if touched is not None:
             self._touch_stored = touched
+        if standings is not None and self.on_finish is not None:
+            self.on_finish(self)
         ended = len(self.match.results) > hands
         if ended:
             self._ended = kyoku
@@ -646,7 +620,7 @@ class LiveTable:
     def watchable(self) -> bool:
         """Open to spectators: a rated table, one its owner opened, any finished game
         whose time to be shown has come."""
-        if self.stored.kind == "rated" or self.stored.watchable:
+        if kind_rules(self.stored.kind).always_watched or self.stored.watchable:
             return True
         return self.match.over and self.stored.revealed(self.clock.now())
 
@@ -811,16 +785,6 @@ def public_info(stored: StoredTable, seats: list[SeatSpec], rules: RuleSet) -> d
         "commitment": stored.commitment,
         "seed_chosen": stored.seed_public,
     }
-
-
-def player_key(spec: SeatSpec, seat: int) -> str:
-    """Who a seat's figures and rating belong to: an account, a roster computer (one
-    per kind and seat, so four computers at a table are four players), or a guest."""
-    if spec.account is not None:
-        return f"account:{spec.account}"
-    if spec.is_bot:
-        return f"computer:{spec.kind}:{seat + 1}"
-    return GUEST
 
 
 def final_of(match: Match, seats: list[SeatSpec], finished: float) -> Final:

@@ -38,7 +38,7 @@ import logging
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Engine
@@ -47,6 +47,7 @@ from riichi.bots import BOT_LABEL, ROSTER
 from riichi.errors import excerpt
 from riichi.platform import Pool
 from riichi.platform.chips import HOUSE, MONEY, Transfer, account_ledger, backer, escrow
+from riichi.platform.tables import HUMAN, Row, SeatSpec, TableKind, roster_seat
 from riichi.platform.tournaments import (
     DEFAULT_PAYOUT,
     MAX_ENTRANTS,
@@ -62,6 +63,7 @@ from riichi.platform.tournaments import (
     standings,
 )
 from riichi.rules import RuleSet
+from riichi.server.registry import GameFinished, Registry
 from riichi.server.storage import (
     Account,
     StorageError,
@@ -72,23 +74,13 @@ from riichi.server.storage import (
     tournament_tables,
     tournaments,
 )
-from riichi.server.table import (
-    HUMAN,
-    NotFound,
-    ProtocolError,
-    SeatSpec,
-    fresh_table,
-    roster_seat,
-    rules_of,
-)
-
-if TYPE_CHECKING:
-    from riichi.server.hub import Server
+from riichi.server.table import NotFound, ProtocolError, fresh_table, rules_of
 
 log = logging.getLogger(__name__)
 MAX_BET = 1_000_000
 MAX_WAIT = 7 * 86_400.0  # registration stays open at most a week
 NOT_ENDED = ("open", "closing", "running")
+IDLE_STEP = 60.0  # seconds: the runner looks at least this often
 Plan = list[list[list[str | None]]]
 
 
@@ -433,14 +425,15 @@ def results_of(rows: list[dict[str, Any]]) -> list[TableResult]:
 class TournamentDesk:
     """The server's tournaments: what the API asks, and the runner that plays them."""
 
-    def __init__(self, server: Server) -> None:
-        self.server = server
-        self.store = TournamentStore(server.store.engine)
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        self.store = TournamentStore(registry.store.engine)
         self._lock = asyncio.Lock()  # one step at a time
         self._planning = asyncio.Semaphore(1)  # one seating plan made at a time
+        self._woken = asyncio.Event()  # a tournament's table ended: step at once
 
     async def _operator(self, account: Account) -> bool:
-        return await asyncio.to_thread(self.server.store.accounts.is_operator, account.id)
+        return await asyncio.to_thread(self.registry.store.accounts.is_operator, account.id)
 
     async def create(self, account: Account, body: Any) -> dict[str, Any]:
         if not isinstance(body, dict):
@@ -475,7 +468,7 @@ class TournamentDesk:
         pool = body.get("clock", Pool.STANDARD.value)
         if pool not in {p.value for p in Pool}:
             raise ProtocolError(f"clock is untimed, standard or relaxed, got {excerpt(pool)}")
-        now = self.server.clock.now()
+        now = self.registry.clock.now()
         t = Tournament(
             id="t" + secrets.token_hex(7),
             name=" ".join(name.split()),
@@ -546,7 +539,7 @@ class TournamentDesk:
         check: Callable[[int, int], None] | None = None,
     ) -> None:
         try:
-            await asyncio.to_thread(self.store.enter, t, players, self.server.clock.now(), check)
+            await asyncio.to_thread(self.store.enter, t, players, self.registry.clock.now(), check)
         except StorageError as exc:
             raise ProtocolError(str(exc)) from None
 
@@ -588,30 +581,53 @@ class TournamentDesk:
     # ----------------------------------------------------------- the runner
 
     async def run(self) -> None:
+        """Step when a tournament's table ends (the registry's bus says so), when a
+        registration closes, and once a minute in any case (a round that waited for
+        room under the live-table cap)."""
+        self.registry.bus.subscribe(self._on_finished)
         while True:
+            wake = self.registry.clock.now() + IDLE_STEP
             try:
                 async with self._lock:
-                    await self.step()
+                    wake = min(wake, await self.step())
             except Exception:
                 log.exception("tournaments: a step failed")
-            await self.server.clock.sleep_until(self.server.clock.now() + 1.0)
+            await self._sleep_until(wake)
 
-    async def step(self) -> None:
-        """Take every step that is due (the runner's body, callable from tests)."""
+    async def _on_finished(self, event: GameFinished) -> None:
+        if event.kind == TableKind.TOURNAMENT.value:
+            self._woken.set()
+
+    async def _sleep_until(self, wake: float) -> None:
+        sleeper = asyncio.ensure_future(self.registry.clock.sleep_until(wake))
+        woken = asyncio.ensure_future(self._woken.wait())
+        try:
+            await asyncio.wait({sleeper, woken}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (sleeper, woken):
+                task.cancel()
+            await asyncio.gather(sleeper, woken, return_exceptions=True)
+        self._woken.clear()
+
+    async def step(self) -> float:
+        """Take every step that is due (the runner's body, callable from tests); returns
+        when the next registration closes."""
+        wake = float("inf")
         for t in await asyncio.to_thread(self.store.pending):
-            if (t.status == "open" and self.server.clock.now() >= t.closes) or (
-                t.status == "closing"  # closed before a stop, its plan not yet stored
-            ):
+            if t.status == "open" and self.registry.clock.now() < t.closes:
+                wake = min(wake, t.closes)
+            elif t.status in ("open", "closing"):  # closing: its plan not stored before a stop
                 await self._begin(t)
             elif t.status == "running":
                 await self._advance(t)
+        return wake
 
     async def _begin(self, t: Tournament) -> None:
         people = await asyncio.to_thread(self.store.close, t.id)
         if people is None:
             return  # another step came first
         if len(people) < t.rules.players:
-            await asyncio.to_thread(self.store.cancel, t, self.server.clock.now())
+            await asyncio.to_thread(self.store.cancel, t, self.registry.clock.now())
             return
         entered = [p for p, _ in people]
         async with self._planning:  # off the loop, one at a time, bounded by the size limits
@@ -637,7 +653,7 @@ class TournamentDesk:
         ranked = standings([p for p, _ in people], results, t.rules)
         pot = t.bet * len(people) + t.added
         paid = payouts(pot, t.payout, [s.entrant for s in ranked])
-        await asyncio.to_thread(self.store.finish, t, ranked, paid, self.server.clock.now())
+        await asyncio.to_thread(self.store.finish, t, ranked, paid, self.registry.clock.now())
 
     async def _seat(
         self,
@@ -656,7 +672,7 @@ class TournamentDesk:
         for number, seated in enumerate(seating, start=1):
             if number in have:
                 continue
-            if self.server.live >= self.server.limits.live_tables:
+            if self.registry.live >= self.registry.limits.live_tables:
                 return  # the site is full: the runner seats the rest when tables end
             seats = [
                 roster_seat(s, ROSTER)
@@ -666,16 +682,22 @@ class TournamentDesk:
                 else roster_seat(s, ROSTER, names[player])
                 for s, player in enumerate(seated)
             ]
+            row = {
+                "tournament_id": t.id,
+                "round": round_,
+                "number": number,
+                "players": json.dumps(list(seated)),
+            }
             new = fresh_table(
                 t.rules,
                 seats,
-                "tournament",
-                self.server.clock.now(),
+                TableKind.TOURNAMENT,
+                self.registry.clock.now(),
                 pool=t.pool,
                 watchable=True,
-                tournament=(t.id, round_, number, list(seated)),
+                rows=[Row("tournament_tables", row)],
             )
-            await self.server.open_table(new, t.rules, seats)
+            await self.registry.open_table(new, t.rules, seats)
 
 
 def _whole(body: dict[str, Any], key: str, low: int, high: int, default: int) -> int:
