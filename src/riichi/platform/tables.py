@@ -24,12 +24,14 @@ import hashlib
 import hmac
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any
 
 from riichi.bots import BOT_LABEL, ROSTER
 from riichi.errors import RiichiError
+from riichi.game import Match
+from riichi.game.stats import hand_changes, seat_stats
 from riichi.platform.chips import (
     HOUSE,
     ChipError,
@@ -317,6 +319,29 @@ class Final:
     seats: list[SeatFinal]
     feeder: int | None = None  # who dealt in the last winning tile (feeding penalty)
     hands: list[dict[str, Any]] = field(default_factory=list)  # riichi.game.stats.hand_changes
+
+
+def standings_of(match: Match) -> list[dict[str, Any]] | None:
+    """The final standings as plain data, once the match is over."""
+    return None if match.standings is None else [asdict(s) for s in match.standings]
+
+
+def final_of(match: Match, seats: Sequence[SeatSpec], finished: float) -> Final:
+    """What is stored when ``match`` ends: its standings and every seat's figures."""
+    standings = standings_of(match)
+    assert standings is not None, "only a finished match has a final"
+    last = match.results[-1] if match.results else None
+    rons = [] if last is None else [source for _, source, _ in last.wins if source is not None]
+    return Final(
+        finished,
+        standings,
+        [
+            SeatFinal(player_key(seats[s.seat], s.seat), seats[s.seat].name, s.to_dict())
+            for s in seat_stats(match)
+        ],
+        feeder=rons[0] if rons else None,
+        hands=hand_changes(match),
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ from riichi.errors import RiichiError
 from riichi.game import Match
 from riichi.platform import POLICIES, ClockState, Pool
 from riichi.platform.spectating import HAND, Delay
-from riichi.platform.tables import SeatSpec
+from riichi.platform.tables import SeatSpec, final_of
 from riichi.rules import RuleSet
 from riichi.server.clock import Clock
 from riichi.server.ledger import ChipStore
@@ -38,7 +38,6 @@ from riichi.server.storage import NewTable, Store, StoredTable, Writer
 from riichi.server.table import (
     CLOSE_NO_TABLE,
     LiveTable,
-    final_of,
     load_match,
     start_clocks,
 )

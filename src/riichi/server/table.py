@@ -40,21 +40,19 @@ from riichi.bots import BOT_LABEL, Bot, make_bot
 from riichi.errors import RiichiError, excerpt
 from riichi.game import Action, IllegalActionError, Match, Phase, commitment, observe
 from riichi.game.kyoku import Kyoku
-from riichi.game.stats import hand_changes, seat_stats
 from riichi.platform import POLICIES, ClockPolicy, ClockState, Pool, clocks, timeout_action
 from riichi.platform.accounts import reserved
 from riichi.platform.spectating import HAND, Delay, shown_actions
 from riichi.platform.tables import (
     HUMAN,
-    Final,
     Kind,
     Row,
-    SeatFinal,
     SeatSpec,
+    final_of,
     kind_name,
     kind_rules,
     opening,
-    player_key,
+    standings_of,
     token_hash,
 )
 from riichi.rules import Length, RuleSet, find_ruleset
@@ -69,7 +67,7 @@ from riichi.server.storage import (
     StoredTable,
     Writer,
 )
-from riichi.server.views import seat_state, standings_of
+from riichi.server.views import seat_state
 
 NAME_LENGTH = 24
 TOUCH_EVERY = 60.0  # seconds: how stale the stored last touch of an untimed table may be
@@ -785,24 +783,6 @@ def public_info(stored: StoredTable, seats: list[SeatSpec], rules: RuleSet) -> d
         "commitment": stored.commitment,
         "seed_chosen": stored.seed_public,
     }
-
-
-def final_of(match: Match, seats: list[SeatSpec], finished: float) -> Final:
-    """What is stored when ``match`` ends: its standings and every seat's figures."""
-    standings = standings_of(match)
-    assert standings is not None, "only a finished match has a final"
-    last = match.results[-1] if match.results else None
-    rons = [] if last is None else [source for _, source, _ in last.wins if source is not None]
-    return Final(
-        finished,
-        standings,
-        [
-            SeatFinal(player_key(seats[s.seat], s.seat), seats[s.seat].name, s.to_dict())
-            for s in seat_stats(match)
-        ],
-        feeder=rons[0] if rons else None,
-        hands=hand_changes(match),
-    )
 
 
 def load_match(stored: StoredTable, store: Store) -> tuple[Match, list[SeatSpec]]:

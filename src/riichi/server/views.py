@@ -4,13 +4,13 @@ for finished games only, replay frames with every hand open."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict
 from typing import Any
 
 from riichi.bots.efficiency import visible_counts
 from riichi.game import Match, Observation, observe
 from riichi.game.kyoku import Kyoku
 from riichi.hand import ukeire, waits
+from riichi.platform.tables import standings_of
 from riichi.scoring.melds import Meld, MeldType
 from riichi.tiles import counts_of, red_fives_set
 
@@ -80,11 +80,6 @@ def tenpai_help(obs: Observation) -> dict[str, Any] | None:
         return {"keeps": {str(k): v for k, v in keep.items()}} if keep else None
     found = waits(counts, melds)
     return {"waits": unseen(found.kinds)} if found.tenpai else None
-
-
-def standings_of(match: Match) -> list[dict[str, Any]] | None:
-    """The final standings as plain data, once the match is over."""
-    return None if match.standings is None else [asdict(s) for s in match.standings]
 
 
 def replay_frames(match: Match, players: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
