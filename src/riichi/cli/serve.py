@@ -74,6 +74,12 @@ db_option = click.option(
     help="Address of a reverse proxy whose X-Forwarded-For to believe (repeat for more; "
     "'*' for any). Without it the connection's own address counts, whatever the headers say.",
 )
+@click.option(
+    "--shared",
+    is_flag=True,
+    help="Other riichi serve processes use the same PostgreSQL database: each table is "
+    "held by one process's lease and taken over when that process dies.",
+)
 @click.option("--access-log/--no-access-log", default=True, help="Log every request.")
 def serve_command(
     host: str,
@@ -84,6 +90,7 @@ def serve_command(
     tables_per_minute: int,
     spectator_delay: Delay,
     proxies: tuple[str, ...],
+    shared: bool,
     access_log: bool,
 ) -> None:
     """Serve the platform; live tables survive a restart on the same --db."""
@@ -92,6 +99,8 @@ def serve_command(
     from riichi.server import create_app
     from riichi.server.guard import GuardedHttp, GuardedWebSocket, proxy_settings
 
+    if shared and db_url.startswith("sqlite"):
+        raise OptionError("--shared", "processes share a PostgreSQL database, not a SQLite file")
     open_store(db_url).close()  # a bad URL or an unreachable database: one line, no traceback
     try:
         listener = socket.create_server((host, port), reuse_port=False)
@@ -105,6 +114,7 @@ def serve_command(
             db_url,
             bot_delay=bot_delay,
             spectator_delay=spectator_delay,
+            shared=shared,
             limits=Limits(
                 sockets_per_address=sockets_per_address,
                 tables_per_address=f"{tables_per_minute} per minute",

@@ -51,8 +51,10 @@ from riichi.server.auth import (
 from riichi.server.clock import Clock, SystemClock
 from riichi.server.hub import Busy, Server, paged
 from riichi.server.limits import LimitError, Limits, Pace, parse_json
+from riichi.server.registry import Elsewhere
 from riichi.server.storage import DEFAULT_URL, Account
 from riichi.server.table import (
+    CLOSE_MOVED,
     CLOSE_NO_TABLE,
     CLOSE_REFUSED,
     CLOSE_TOO_MANY,
@@ -131,13 +133,15 @@ def create_app(
     bot_delay: float = 0.0,
     fill_after: float = FILL_AFTER,
     spectator_delay: Delay = HAND,
+    shared: bool = False,
 ) -> Starlette:
     """The whole web app on the database at ``db_url`` (SQLite file by default).
 
     ``clock`` is the time the server reads and waits on (the wall clock unless a
     test brings a ``FakeClock``); ``fill_after`` the seconds a rated player waits
     before roster computers fill the table; ``spectator_delay`` how far behind
-    the game spectators are.
+    the game spectators are; ``shared`` that other processes serve the same
+    database (tables are then held by lease, never taken by force).
     """
     from riichi.server.storage import Store
 
@@ -156,7 +160,7 @@ def create_app(
                 logger.addFilter(RedactTokens())
         store = await asyncio.to_thread(Store, db_url)
         holder["server"] = app.state.server = Server(
-            store, time_source, limits, bot_delay, fill_after, spectator_delay
+            store, time_source, limits, bot_delay, fill_after, spectator_delay, shared
         )
         await server().start()
         yield
@@ -461,7 +465,11 @@ def create_app(
 
     async def serve_viewer(websocket: WebSocket, address: str, refuse: Any) -> None:
         table_id = websocket.path_params["id"]
-        table = await server().table(table_id)
+        try:
+            table = await server().table(table_id)
+        except Elsewhere as exc:
+            await refuse(f"{exc}; reconnect there", CLOSE_MOVED)
+            return
         if table is None:
             await refuse("no such table", CLOSE_NO_TABLE)
             return
@@ -480,7 +488,11 @@ def create_app(
         if session is not None:
             viewer.account = session.account.id
         while table is not None and not table.join(viewer):
-            table = await server().table(table_id)  # it was unloaded meanwhile
+            try:
+                table = await server().table(table_id)  # it was unloaded meanwhile
+            except Elsewhere as exc:
+                await refuse(f"{exc}; reconnect there", CLOSE_MOVED)
+                return
         if table is None:
             await refuse("no such table", CLOSE_NO_TABLE)
             return

@@ -44,7 +44,7 @@ from riichi.server.clock import Clock
 from riichi.server.daily import DailyDesk
 from riichi.server.limits import Limits, RateLimits
 from riichi.server.records import RecordStore
-from riichi.server.registry import Registry
+from riichi.server.registry import Elsewhere, Registry
 from riichi.server.storage import Account, ChipsShort, Store, StoredTable
 from riichi.server.table import (
     LiveTable,
@@ -100,6 +100,7 @@ class Server:
         bot_delay: float = 0.0,
         fill_after: float = FILL_AFTER,
         delay: Delay = HAND,
+        shared: bool = False,
     ) -> None:
         self.store = store
         self.records = RecordStore(store.engine)
@@ -107,7 +108,7 @@ class Server:
         self.limits = limits or Limits()
         self.rates = RateLimits()
         self.sockets: Counter[str] = Counter()
-        self.registry = Registry(store, clock, self.limits, bot_delay, delay)
+        self.registry = Registry(store, clock, self.limits, bot_delay, delay, shared)
         self.chips = self.registry.chips
         self.fill_after = fill_after
         self.auth: Auth | None = None
@@ -322,7 +323,8 @@ class Server:
         whoever is there with roster computers in the empty seats."""
         while True:
             try:
-                await self._seat_waiting()
+                if await self.registry.leads("queue"):  # one process seats the queue
+                    await self._seat_waiting()
             except Exception:
                 log.exception("matchmaker: a round failed")
             await self.clock.sleep_until(self.clock.now() + 1.0)
@@ -371,7 +373,10 @@ class Server:
         if stored is None:
             raise NotFound("no such table")
         if stored.status == "live":
-            loaded = await self.table(table_id)
+            try:
+                loaded = await self.table(table_id)
+            except Elsewhere:  # another process runs it: its stored facts will do
+                return stored_info(stored, self.clock.now())
             assert loaded is not None
             return loaded.info()
         return stored_info(stored, self.clock.now())

@@ -12,6 +12,11 @@ The contract:
 - A finished game is announced on the ``Bus`` once its end is stored; the desks
   (tournaments, the Daily Wall) listen instead of polling.
 - ``live`` counts the tables in play, the figure every cap is checked against.
+- Leases (``riichi.platform.leases``). This process owns a table only while it
+  holds its lease, and every write checks the lease's epoch. Alone on its
+  database (the default) a process takes every lease at start-up; ``shared``
+  (several processes on one PostgreSQL) it takes only free ones, a few at a
+  time, renews its own, and lets go of a table whose lease another took.
 
 Nothing here blocks the event loop on the database or on a long replay: reads
 and rebuilds run in worker threads, writes go through the store's writer.
@@ -22,12 +27,14 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
 from riichi.errors import RiichiError
 from riichi.game import Match
 from riichi.platform import POLICIES, ClockState, Pool
+from riichi.platform.leases import LEASE_SECONDS, RENEW_EVERY, TAKE_AT_ONCE
 from riichi.platform.spectating import HAND, Delay
 from riichi.platform.tables import SeatSpec, final_of
 from riichi.rules import RuleSet
@@ -36,6 +43,7 @@ from riichi.server.ledger import ChipStore
 from riichi.server.limits import Limits
 from riichi.server.storage import NewTable, Store, StoredTable, Writer
 from riichi.server.table import (
+    CLOSE_MOVED,
     CLOSE_NO_TABLE,
     LiveTable,
     load_match,
@@ -44,6 +52,10 @@ from riichi.server.table import (
 
 log = logging.getLogger(__name__)
 SWEEP_EVERY = 60.0  # seconds between looks for idle tables
+
+
+class Elsewhere(RiichiError):
+    """The table is live, and another process holds its lease."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +105,11 @@ class Registry:
         limits: Limits,
         bot_delay: float = 0.0,
         delay: Delay = HAND,
+        shared: bool = False,
     ) -> None:
         self.store = store
+        self.shared = shared
+        self.owner = secrets.token_hex(8)  # this process, in the leases it holds
         self.clock = clock
         self.limits = limits
         self.bot_delay = bot_delay
@@ -106,14 +121,17 @@ class Registry:
         self.live = 0
         self._loading: dict[str, asyncio.Task[LiveTable | None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        self._background: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         """Count the live tables and restore them in the background; serve meanwhile."""
         self.live = await asyncio.to_thread(self.store.count_tables, "live")
         self._tasks = [
-            asyncio.create_task(self._restore_all(), name="restore tables"),
             asyncio.create_task(self._sweep(), name="idle tables"),
+            asyncio.create_task(self._keep_leases(), name="leases"),
         ]
+        if not self.shared:  # alone on the database: every live table is this process's
+            self._tasks.append(asyncio.create_task(self._restore_all(), name="restore tables"))
 
     async def close(self) -> None:
         for task in self._tasks:
@@ -161,6 +179,16 @@ class Registry:
         stored = await asyncio.to_thread(self.store.get_table, table_id)
         if stored is None:
             return None
+        epoch = None
+        if stored.status == "live":
+            now = self.clock.now()
+            epoch = await asyncio.to_thread(
+                self.store.claim, table_id, self.owner, now, now + LEASE_SECONDS, not self.shared
+            )
+            if not epoch:
+                raise Elsewhere(f"table {table_id} is served by another process")
+            stored = await asyncio.to_thread(self.store.get_table, table_id)  # as of the claim
+            assert stored is not None
         match, seats = await asyncio.to_thread(load_match, stored, self.store)
         if match.standings is not None and stored.status == "live":
             # the last action was stored but the end of the match was not (an older
@@ -169,9 +197,11 @@ class Registry:
             await asyncio.to_thread(self.store.finish, table_id, final)
             stored = replace(stored, status="over", finished=final.finished)
             self._finished(stored)
-        return self._register(stored, match, seats)
+        return self._register(stored, match, seats, epoch)
 
-    def _register(self, stored: StoredTable, match: Match, seats: list[SeatSpec]) -> LiveTable:
+    def _register(
+        self, stored: StoredTable, match: Match, seats: list[SeatSpec], epoch: int | None
+    ) -> LiveTable:
         table = LiveTable(
             stored,
             match,
@@ -184,6 +214,8 @@ class Registry:
             on_idle=self._unload,
             on_finish=lambda table: self._finished(table.stored),
             delay=self.delay,
+            on_lost=self._let_go,
+            epoch=epoch,
         )
         self.tables[stored.id] = table
         table.start()
@@ -192,6 +224,27 @@ class Registry:
     def _finished(self, stored: StoredTable) -> None:
         self.live -= 1
         self.bus.publish(GameFinished(stored.id, stored.kind, self.clock.now()))
+        self._later(self.store.release, stored.id, self.owner)
+
+    def _later(self, work: Callable[..., object], *args: object) -> None:
+        """Storage work nobody waits for (in a thread; a failure is only logged)."""
+
+        async def run() -> None:
+            try:
+                await asyncio.to_thread(work, *args)
+            except Exception:
+                log.exception("%s failed", getattr(work, "__name__", work))
+
+        task = asyncio.create_task(run())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _let_go(self, table: LiveTable) -> None:
+        """Another process took the table's lease: this copy leaves memory (its viewers
+        were told to reconnect)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        table.closed = True
 
     def _unload(self, table: LiveTable) -> None:
         """A finished table nobody watches leaves memory; storage serves it from now on."""
@@ -208,9 +261,58 @@ class Registry:
             bots = {s for s, spec in enumerate(seats) if spec.is_bot}
             start_clocks(policy, state, match, bots, new.created)
             new = replace(new, clock=state.to_dict())
-        await asyncio.to_thread(self.store.create_table, new)
+        lease = (self.owner, self.clock.now() + LEASE_SECONDS)
+        await asyncio.to_thread(self.store.create_table, new, lease)
         self.live += 1
-        return self._register(new.stored(), match, seats)
+        return self._register(new.stored(), match, seats, 1)
+
+    # ----------------------------------------------------------- leases
+
+    async def leads(self, duty: str) -> bool:
+        """Whether this process does ``duty`` (done once in a cluster) now: alone on
+        its database, always; shared, while it holds the duty's lease."""
+        if not self.shared:
+            return True
+        now = self.clock.now()
+        return await asyncio.to_thread(self.store.lead, duty, self.owner, now, now + LEASE_SECONDS)
+
+    async def _keep_leases(self) -> None:
+        while True:
+            await self.clock.sleep_until(self.clock.now() + RENEW_EVERY)
+            try:
+                await self.keep_leases()
+            except Exception:  # the database, say: the next round tries again
+                log.exception("renewing leases failed")
+
+    async def keep_leases(self) -> None:
+        """Renew this process's leases, let go of tables whose lease another took, and
+        (shared) take a few free tables over."""
+        held = await asyncio.to_thread(
+            self.store.renew, self.owner, self.clock.now() + LEASE_SECONDS
+        )
+        for table in list(self.tables.values()):
+            mine = table.epoch is None or table.match.over or held.get(table.id) == table.epoch
+            if mine:
+                continue
+            log.warning("table %s: its lease is another's now; let go", table.id)
+            for viewer in list(table.viewers):
+                viewer.kick(f"table {table.id} has moved to another server; reconnect", CLOSE_MOVED)
+            self._let_go(table)
+            await table.stop()
+        if not self.shared:
+            return
+        free = await asyncio.to_thread(self.store.free_tables, self.clock.now(), TAKE_AT_ONCE)
+        for table_id in free:
+            if table_id in self.tables:
+                continue
+            try:
+                await self.table(table_id)
+                log.info("table %s: taken over", table_id)
+            except Elsewhere:
+                pass  # another process took it first
+            except RiichiError:
+                log.exception("table %s: its log does not replay; void, chips released", table_id)
+                await asyncio.to_thread(self.chips.void_table, table_id, self.clock.now())
 
     # ----------------------------------------------------------- idle tables
 

@@ -106,6 +106,26 @@ tables = Table(
     Column("touched", Float),
 )
 
+# which process owns each live table, and the epoch every write checks
+# (riichi.platform.leases)
+leases = Table(
+    "leases",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("owner", String(32), nullable=False),
+    Column("epoch", Integer, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+
+# which process does each duty done once in a cluster (the rated queue, tournaments)
+leaders = Table(
+    "leaders",
+    metadata,
+    Column("duty", String(32), primary_key=True),
+    Column("owner", String(32), nullable=False),
+    Column("expires", Float, nullable=False),
+)
+
 actions = Table(
     "actions",
     metadata,
@@ -301,6 +321,10 @@ class StorageError(RiichiError):
     """A write the log cannot take: a gap or a repeat in a table's sequence."""
 
 
+class LeaseLost(StorageError):
+    """A write for a table whose lease another process has taken: refused, always."""
+
+
 @dataclass(frozen=True, slots=True)
 class StoredTable:
     id: str
@@ -394,6 +418,7 @@ class ActionRow:
     clock: dict[str, Any] | None = None
     timeout: bool = False
     touched: float | None = None  # a person moved now (an untimed table's last touch)
+    epoch: int | None = None  # the lease its writer holds (None: no lease is checked)
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,6 +427,7 @@ class ClockRow:
 
     table_id: str
     clock: dict[str, Any]
+    epoch: int | None = None
 
 
 Write = ActionRow | ClockRow
@@ -442,8 +468,9 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
-    def create_table(self, new: NewTable) -> None:
-        """Store a new table and what its plan writes with it, in one transaction."""
+    def create_table(self, new: NewTable, lease: tuple[str, float] | None = None) -> None:
+        """Store a new table and what its plan writes with it, in one transaction; with
+        ``lease`` (owner, expiry), owned from the start at epoch 1."""
         plan = new.plan
         with self.engine.begin() as conn:
             conn.execute(
@@ -479,7 +506,102 @@ class Store:
                         raise
                     raise StorageError(row.duplicate) from None
             if plan.dequeue:
-                conn.execute(delete(queue_table).where(queue_table.c.account_id.in_(plan.dequeue)))
+                left = conn.execute(
+                    delete(queue_table).where(queue_table.c.account_id.in_(plan.dequeue))
+                )
+                if left.rowcount != len(plan.dequeue):  # seated by another process first
+                    raise StorageError(f"table {new.id}: its players are no longer waiting")
+            if lease is not None:
+                owner, expires = lease
+                conn.execute(
+                    insert(leases).values(table_id=new.id, owner=owner, epoch=1, expires=expires)
+                )
+
+    # ----------------------------------------------------------- leases
+
+    def claim(self, table_id: str, owner: str, now: float, expires: float, force: bool) -> int:
+        """Take a live table's lease: free (expired, or never held) or already ours, or
+        whatever it is with ``force`` (one process alone on its database). Returns the
+        epoch it now has, or 0 when another holds it."""
+        with self.engine.begin() as conn:
+            live = conn.execute(
+                update(tables)  # written first: the claim is serialised per table
+                .where(tables.c.id == table_id, tables.c.status == "live")
+                .values(status=tables.c.status)
+            )
+            if live.rowcount != 1:
+                return 0
+            found = conn.execute(select(leases).where(leases.c.table_id == table_id)).first()
+            if found is None:
+                conn.execute(
+                    insert(leases).values(table_id=table_id, owner=owner, epoch=1, expires=expires)
+                )
+                return 1
+            if found.owner == owner and found.expires > now:
+                conn.execute(
+                    update(leases).where(leases.c.table_id == table_id).values(expires=expires)
+                )
+                return int(found.epoch)
+            if not force and found.expires > now:
+                return 0
+            epoch = int(found.epoch) + 1
+            conn.execute(
+                update(leases)
+                .where(leases.c.table_id == table_id)
+                .values(owner=owner, epoch=epoch, expires=expires)
+            )
+            return epoch
+
+    def renew(self, owner: str, expires: float) -> dict[str, int]:
+        """Renew every lease ``owner`` still holds; the tables and their epochs (a lease
+        another process took is not among them)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(leases).where(leases.c.owner == owner).values(expires=expires))
+            rows = conn.execute(
+                select(leases.c.table_id, leases.c.epoch).where(leases.c.owner == owner)
+            ).all()
+        return {row.table_id: int(row.epoch) for row in rows}
+
+    def free_tables(self, now: float, limit: int) -> list[str]:
+        """Live tables no process holds: their lease expired, or they never had one."""
+        query = (
+            select(tables.c.id)
+            .select_from(tables.outerjoin(leases, leases.c.table_id == tables.c.id))
+            .where(
+                tables.c.status == "live", or_(leases.c.expires.is_(None), leases.c.expires <= now)
+            )
+            .order_by(tables.c.created)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [str(row.id) for row in conn.execute(query).all()]
+
+    def lead(self, duty: str, owner: str, now: float, expires: float) -> bool:
+        """Hold (or take, if its holder let it lapse) the lease of a cluster-wide duty;
+        whether ``owner`` holds it now."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(leaders)
+                .where(
+                    leaders.c.duty == duty, or_(leaders.c.owner == owner, leaders.c.expires <= now)
+                )
+                .values(owner=owner, expires=expires)
+            )
+            if done.rowcount == 1:
+                return True
+            try:
+                with conn.begin_nested():
+                    conn.execute(insert(leaders).values(duty=duty, owner=owner, expires=expires))
+                return True
+            except IntegrityError:  # another holds it
+                return False
+
+    def release(self, table_id: str, owner: str) -> None:
+        """Give up a lease (its game is over, or its table closed)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                delete(leases).where(leases.c.table_id == table_id, leases.c.owner == owner)
+            )
 
     def append_action(self, row: Write) -> None:
         """Commit one action (and the match's end, if it ends it) in one transaction."""
@@ -824,7 +946,22 @@ def _check_stake(conn: Connection, account_id: int, amount: int, now: float) -> 
         raise ChipsShort(str(exc)) from None
 
 
+def _fence(conn: Connection, table_id: str, epoch: int | None) -> None:
+    """Refuse the write unless its writer still holds the table's lease: the row is
+    locked to the commit (PostgreSQL), so a takeover waits for it or it fails."""
+    if epoch is None:
+        return
+    held = conn.execute(
+        update(leases)
+        .where(leases.c.table_id == table_id, leases.c.epoch == epoch)
+        .values(epoch=leases.c.epoch)
+    )
+    if held.rowcount != 1:
+        raise LeaseLost(f"table {table_id}: the lease of epoch {epoch} was taken by another")
+
+
 def _write(conn: Connection, row: Write) -> None:
+    _fence(conn, row.table_id, row.epoch)
     if isinstance(row, ClockRow):
         conn.execute(
             update(tables).where(tables.c.id == row.table_id).values(clock=json.dumps(row.clock))
@@ -1004,6 +1141,8 @@ class Writer:
                 group.append(item)
             try:
                 results = self.store.append_actions([row for row, _ in group])
+            except LeaseLost as exc:  # its table is another process's now: said by the table
+                results = [exc] * len(group)
             except Exception as exc:
                 log.exception("writer: a group of %d actions failed", len(group))
                 results = [exc] * len(group)

@@ -62,6 +62,7 @@ from riichi.server.spectators import DelayedView
 from riichi.server.storage import (
     ActionRow,
     ClockRow,
+    LeaseLost,
     NewTable,
     Store,
     StoredTable,
@@ -78,6 +79,7 @@ CLOSE_NO_TABLE = 4404
 CLOSE_TOO_SLOW = 4408  # messages piled up unread
 CLOSE_TOO_MANY = 4429  # too many connections from one address, or too many messages
 CLOSE_UNSUPPORTED = 1003  # a binary frame
+CLOSE_MOVED = 4410  # another process owns the table now: reconnect
 log = logging.getLogger(__name__)
 
 
@@ -231,6 +233,8 @@ class LiveTable:
         on_idle: Callable[[LiveTable], None] | None = None,
         on_finish: Callable[[LiveTable], None] | None = None,
         delay: Delay = HAND,
+        on_lost: Callable[[LiveTable], None] | None = None,
+        epoch: int | None = None,
     ) -> None:
         self.id = stored.id
         self.stored = stored
@@ -243,6 +247,9 @@ class LiveTable:
         self.bot_delay = bot_delay
         self.on_idle = on_idle
         self.on_finish = on_finish  # told once, when the match's end is stored
+        self.on_lost = on_lost  # told when another process has taken the table's lease
+        self.epoch = epoch  # the lease this process holds (None: no lease is checked)
+        self.lost = False
         self.viewers: set[Viewer] = set()
         self.delay = delay
         self.view: DelayedView | None = None  # while anyone spectates
@@ -325,8 +332,8 @@ class LiveTable:
         due = loop.time() + self.bot_delay
         if self.timer is not None and not self.match.over:
             self._start_clocks(self.clock.now())  # a fresh table, or one restored mid-hand
-        while not (self.closed and not self.viewers and self._queue.empty()):
-            if self.timer is not None and await self._tick():
+        while not (self.closed and not self.viewers and self._queue.empty()) and not self.lost:
+            if self.timer is not None and await self._ticked():
                 due = loop.time() + self.bot_delay
                 await asyncio.sleep(0)
                 continue
@@ -374,6 +381,12 @@ class LiveTable:
             return None
         return getter.result()
 
+    async def _ticked(self) -> bool:
+        try:
+            return await self._tick()
+        except LeaseLost:  # another process owns the table now: this copy stops
+            return False
+
     async def _tick(self) -> bool:
         """Apply what the clock says is due: the end of a result pause, then timeouts.
         True when something changed."""
@@ -381,7 +394,7 @@ class LiveTable:
         now = self.clock.now()
         if clocks.resume_if_due(self.timer, now, self.people):
             self._start_clocks(now)
-            await self.writer.append(ClockRow(self.id, self.timer.to_dict()))
+            await self._store(ClockRow(self.id, self.timer.to_dict(), epoch=self.epoch))
             self._publish_clock()
             return True
         expired = self.timer.expired(now)
@@ -576,9 +589,12 @@ class LiveTable:
             clock=clock,
             timeout=timeout,
             touched=touched,
+            epoch=self.epoch,
         )
         try:
-            await self.writer.append(row)
+            await self._store(row)
+        except LeaseLost:
+            raise ProtocolError(f"table {self.id} has moved to another server; reconnect") from None
         except Exception as exc:
             log.error("table %s: action %d not stored: %s", self.id, seq, exc)
             stored = await asyncio.to_thread(self.store.get_table, self.id)
@@ -595,6 +611,20 @@ class LiveTable:
         if ended:
             self._ended = kyoku
         self._publish(before, kyoku if ended else None)
+
+    async def _store(self, row: ActionRow | ClockRow) -> None:
+        """Write through the group commit; a refused lease ends this copy of the table
+        (another process owns it now) and its viewers reconnect to the owner."""
+        try:
+            await self.writer.append(row)
+        except LeaseLost:
+            log.warning("table %s: lease lost to another process; let go", self.id)
+            self.lost = True
+            for viewer in list(self.viewers):
+                viewer.kick(f"table {self.id} has moved to another server; reconnect", CLOSE_MOVED)
+            if self.on_lost is not None:
+                self.on_lost(self)
+            raise
 
     def _bot_to_move(self) -> int | None:
         if not self.bots or (self.timer is not None and self.timer.pause_until is not None):

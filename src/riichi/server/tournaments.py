@@ -589,7 +589,8 @@ class TournamentDesk:
             wake = self.registry.clock.now() + IDLE_STEP
             try:
                 async with self._lock:
-                    wake = min(wake, await self.step())
+                    if await self.registry.leads("tournaments"):  # one process runs them
+                        wake = min(wake, await self.step())
             except Exception:
                 log.exception("tournaments: a step failed")
             await self._sleep_until(wake)

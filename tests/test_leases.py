@@ -1,0 +1,181 @@
+"""Leases: one process owns each live table; a write without the lease is refused;
+a dead or paused owner's tables are taken over by another process on the same
+PostgreSQL, which goes on from the log (riichi.platform.leases)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from riichi.platform.leases import LEASE_SECONDS, TAKEOVER_BOUND
+from riichi.server import Store, create_app
+from riichi.server.clock import FakeClock
+from riichi.server.table import CLOSE_MOVED, load_match
+from server_helpers import Postgres, Seat, SyncSocket, free_port, start_server, stored_actions
+
+TABLE = {
+    "rules": "classic",
+    "length": "one-hand",
+    "seats": ["human", "human", "efficiency", "efficiency"],
+}
+
+
+def test_a_write_without_the_lease_is_refused_and_the_table_let_go(tmp_path: Path) -> None:
+    """Another process takes the lease (here by force, as a takeover would): the next
+    action this process tries is refused, nothing is stored, and the table leaves
+    this process with its viewers told to reconnect."""
+    url = f"sqlite:///{tmp_path / 'l.db'}"
+    clock = FakeClock()
+    with TestClient(create_app(url, clock=clock)) as client:
+        hub = client.app.state.server  # type: ignore[attr-defined]
+        alone = {**TABLE, "seats": ["human", "efficiency", "efficiency", "efficiency"]}
+        table = client.post("/api/tables", json=alone).json()
+        with client.websocket_connect(f"/ws/tables/{table['id']}?token={table['tokens'][0]}") as ws:
+            seat = Seat(ws)
+            seat.act()
+            seat.await_turn()
+            stored = len(stored_actions(url, table["id"]))
+            now = clock.now()
+            epoch = hub.store.claim(table["id"], "elsewhere", now, now + LEASE_SECONDS, True)
+            assert epoch == 2
+            seat.send(seat.action(seat.state["legal"][0]))
+            with pytest.raises(WebSocketDisconnect) as closed:  # refused: go to the owner
+                while True:
+                    seat.receive()
+            assert closed.value.code == CLOSE_MOVED and "moved" in closed.value.reason
+        assert len(stored_actions(url, table["id"])) == stored
+        assert table["id"] not in hub.tables
+        # a renewal finds the same: a lease taken while nobody wrote is let go too
+        other = client.post("/api/tables", json=TABLE).json()
+        hub.store.claim(other["id"], "elsewhere", clock.now(), clock.now() + 60, True)
+        client.portal.call(hub.registry.keep_leases)  # type: ignore[union-attr]
+        assert other["id"] not in hub.tables
+
+
+@pytest.fixture
+def shared(postgres: Postgres) -> Iterator[str]:
+    yield postgres.new_database()
+
+
+def seat_socket(port: int, table: dict[str, Any], seat: int) -> Any:
+    return connect(
+        f"ws://127.0.0.1:{port}/ws/tables/{table['id']}?token={table['tokens'][seat]}",
+        open_timeout=10,
+    )
+
+
+def reconnect(port: int, table: dict[str, Any], seat: int, seconds: float) -> tuple[Any, Seat]:
+    """Connect a seat to the process at ``port``, retrying while it says the table is
+    another process's (before the takeover)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        ws = seat_socket(port, table, seat)
+        try:
+            return ws, Seat(SyncSocket(ws))
+        except (AssertionError, ConnectionClosed):
+            ws.close()
+            assert time.monotonic() < deadline, "the table was not taken over in time"
+            time.sleep(0.5)
+
+
+def test_a_killed_owners_tables_are_taken_over_and_play_on(shared: str, tmp_path: Path) -> None:
+    """kill -9 the owner mid-game: the other process takes the table over within the
+    stated bound, the players reconnect there at their last acknowledged version, and
+    the finished log replays whole."""
+    ports = [free_port(), free_port()]
+    owner = start_server(shared, ports[0], tmp_path / "a.log", "--shared")
+    other = start_server(shared, ports[1], tmp_path / "b.log", "--shared")
+    try:
+        body = {**TABLE, "seats": ["human", "efficiency", "efficiency", "efficiency"]}
+        table = httpx.post(f"http://127.0.0.1:{ports[0]}/api/tables", json=body).json()
+        with seat_socket(ports[0], table, 0) as east:
+            seat = Seat(SyncSocket(east))
+            for _ in range(3):
+                seat.await_turn()
+                acked = seat.act()["version"]
+            with pytest.raises(ConnectionClosed):  # the other process does not own it
+                ws = seat_socket(ports[1], table, 0)
+                message = json.loads(ws.recv(timeout=10))
+                assert message["type"] == "error" and "another process" in message["message"]
+                ws.recv(timeout=10)
+            os.kill(owner.pid, signal.SIGKILL)
+            owner.wait(10)
+        killed = time.monotonic()
+        ws0, again = reconnect(ports[1], table, 0, TAKEOVER_BOUND + 10)
+        took = time.monotonic() - killed
+        assert took < TAKEOVER_BOUND + 5, f"taken over after {took:.1f} s"
+        with ws0:
+            assert again.version >= acked  # nothing acknowledged is lost
+            assert again.events[: len(seat.events)] == seat.events  # nor changed
+            again.play()
+        store = Store(shared)
+        try:
+            stored = store.get_table(table["id"])
+            assert stored is not None and stored.status == "over"
+            match, _ = load_match(stored, store)  # one history: it replays to its end
+            assert match.over and len(match.events) == again.version
+        finally:
+            store.close()
+    finally:
+        for process in (owner, other):
+            if process.poll() is None:
+                process.terminate()
+                process.wait(10)
+
+
+def test_a_paused_owner_that_lost_its_lease_never_writes_again(shared: str, tmp_path: Path) -> None:
+    """SIGSTOP the owner past its lease, let the other take the table over, SIGCONT
+    it: the bot move it had pending is refused, and the game is the one the new
+    owner plays."""
+    ports = [free_port(), free_port()]
+    owner = start_server(shared, ports[0], tmp_path / "a.log", "--shared", "--bot-delay", "3")
+    other = start_server(shared, ports[1], tmp_path / "b.log", "--shared")
+    try:
+        body = {**TABLE, "seats": ["human", "efficiency", "efficiency", "efficiency"]}
+        table = httpx.post(f"http://127.0.0.1:{ports[0]}/api/tables", json=body).json()
+        with seat_socket(ports[0], table, 0) as east:
+            seat = Seat(SyncSocket(east))
+            while not seat.state["legal"]:
+                seat.read_until("update")
+            seat.act()  # the bots' turns follow, each after 3 s
+        os.kill(owner.pid, signal.SIGSTOP)  # paused with a bot move pending
+        paused = time.monotonic()
+        ws, moved = reconnect(ports[1], table, 0, TAKEOVER_BOUND + 10)
+        with ws:
+            assert time.monotonic() - paused > LEASE_SECONDS - 1
+            while not moved.state["legal"]:
+                moved.read_until("update")
+            taken_version = moved.version
+            os.kill(owner.pid, signal.SIGCONT)  # wakes up, its bot move due at once
+            deadline = time.monotonic() + 15
+            log = tmp_path / "a.log"
+            while "lease" not in log.read_text(errors="replace"):
+                assert time.monotonic() < deadline, "the old owner never tried to write"
+                time.sleep(0.2)
+            store = Store(shared)
+            try:
+                stored = store.get_table(table["id"])
+                assert stored is not None
+                match, _ = load_match(stored, store)
+                assert len(match.events) == taken_version  # nothing of the old owner's
+            finally:
+                store.close()
+            moved.act()  # and the new owner goes on
+    finally:
+        for process in (owner, other):
+            if process.poll() is None:
+                os.kill(process.pid, signal.SIGCONT)
+                process.terminate()
+                process.wait(10)
