@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from server_helpers import Postgres, postgres_bindir
+from server_helpers import Postgres, Redis, postgres_bindir
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -31,6 +32,16 @@ def postgres() -> Iterator[Postgres]:
     if bindir is None:
         pytest.skip("PostgreSQL is not installed (tools/system_deps.sh installs it)")
     server = Postgres(bindir)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[Redis]:
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed (tools/system_deps.sh installs it)")
+    server = Redis(binary)
     yield server
     server.stop()
 

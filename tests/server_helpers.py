@@ -98,6 +98,42 @@ class Postgres:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
+class Redis:
+    """A throwaway redis-server on a free port, started by the tests."""
+
+    def __init__(self, binary: str) -> None:
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [
+                binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 20
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port)):
+                break
+            assert time.monotonic() < deadline, "redis-server did not come up"
+            time.sleep(0.05)
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+
+
 def postgres_bindir() -> Path | None:
     """Where PostgreSQL's initdb and pg_ctl live, if PostgreSQL is installed."""
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))

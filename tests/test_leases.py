@@ -23,7 +23,15 @@ from riichi.platform.leases import LEASE_SECONDS, TAKEOVER_BOUND
 from riichi.server import Store, create_app
 from riichi.server.clock import FakeClock
 from riichi.server.table import CLOSE_MOVED, load_match
-from server_helpers import Postgres, Seat, SyncSocket, free_port, start_server, stored_actions
+from server_helpers import (
+    Postgres,
+    Redis,
+    Seat,
+    SyncSocket,
+    free_port,
+    start_server,
+    stored_actions,
+)
 
 TABLE = {
     "rules": "classic",
@@ -177,5 +185,62 @@ def test_a_paused_owner_that_lost_its_lease_never_writes_again(shared: str, tmp_
         for process in (owner, other):
             if process.poll() is None:
                 os.kill(process.pid, signal.SIGCONT)
+                process.terminate()
+                process.wait(10)
+
+
+def test_a_connection_to_any_process_is_relayed_to_the_owner(
+    shared: str, redis_server: Redis, tmp_path: Path
+) -> None:
+    """Two processes on one PostgreSQL and one Redis: one seat plays through the
+    process that owns the table, the other and a spectator through the other
+    process. The relayed seat gets what a direct one gets and nothing of another
+    seat's; the game plays to its end. When the owner dies, the relayed seat is
+    told to reconnect, and does, to the process that took the table over."""
+    ports = [free_port(), free_port()]
+    options = ("--shared", "--redis", redis_server.url)
+    owner = start_server(shared, ports[0], tmp_path / "a.log", *options)
+    relay = start_server(shared, ports[1], tmp_path / "b.log", *options)
+    try:
+        body = {**TABLE, "watchable": True}
+        table = httpx.post(f"http://127.0.0.1:{ports[0]}/api/tables", json=body).json()
+        watch = f"ws://127.0.0.1:{ports[1]}/ws/tables/{table['id']}"
+        with (
+            seat_socket(ports[0], table, 0) as east_ws,
+            seat_socket(ports[1], table, 1) as south_ws,
+            connect(watch, open_timeout=10) as watcher_ws,
+        ):
+            east, south = Seat(SyncSocket(east_ws)), Seat(SyncSocket(south_ws))
+            watcher = Seat(SyncSocket(watcher_ws))
+            assert (east.seat, south.seat, watcher.seat) == (0, 1, None)
+            assert south.version == east.version  # the same table, relayed
+            for _ in range(20):
+                movers = [s for s in (east, south) if s.state["legal"]]
+                if not movers:
+                    east.read_until("update")
+                    continue
+                version = movers[0].act()["version"]
+                for s in (east, south):
+                    while s.version < version:
+                        s.read_until("update")
+            assert all(e.get("to") in (None, 1) for e in south.events)  # its own, no other's
+            public = [[e for e in s.events if e.get("to") is None] for s in (east, south)]
+            shared_part = min(len(p) for p in public)
+            assert shared_part > 10 and public[0][:shared_part] == public[1][:shared_part]
+            south.send({"type": "sync"})
+            synced = south.read_until("state")
+            assert synced["version"] == south.version and synced["seat"] == 1
+            os.kill(owner.pid, signal.SIGKILL)
+            owner.wait(10)
+            with pytest.raises(ConnectionClosed) as closed:  # the owner is gone: reconnect
+                while True:
+                    south.receive()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_MOVED
+        ws, again = reconnect(ports[1], table, 1, TAKEOVER_BOUND + 10)
+        with ws:
+            assert again.version >= south.version and again.seat == 1
+    finally:
+        for process in (owner, relay):
+            if process.poll() is None:
                 process.terminate()
                 process.wait(10)

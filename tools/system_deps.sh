@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Debian packages the test suite needs: chromium for the browser tests and
-# postgresql for the storage test on a real server. Installed only if missing.
+# Debian packages the test suite needs: chromium for the browser tests,
+# postgresql for the storage tests on a real server and redis-server for the
+# relay between server processes. Installed only if missing.
 set -euo pipefail
 
 missing=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing+=(chromium)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then

@@ -80,6 +80,14 @@ db_option = click.option(
     help="Other riichi serve processes use the same PostgreSQL database: each table is "
     "held by one process's lease and taken over when that process dies.",
 )
+@click.option(
+    "--redis",
+    "redis_url",
+    envvar="RIICHI_REDIS",
+    default=None,
+    help="Redis URL (redis://host:6379) the --shared processes relay connections and share "
+    "rate limits through; also from RIICHI_REDIS.",
+)
 @click.option("--access-log/--no-access-log", default=True, help="Log every request.")
 def serve_command(
     host: str,
@@ -91,6 +99,7 @@ def serve_command(
     spectator_delay: Delay,
     proxies: tuple[str, ...],
     shared: bool,
+    redis_url: str | None,
     access_log: bool,
 ) -> None:
     """Serve the platform; live tables survive a restart on the same --db."""
@@ -99,6 +108,8 @@ def serve_command(
     from riichi.server import create_app
     from riichi.server.guard import GuardedHttp, GuardedWebSocket, proxy_settings
 
+    if redis_url and not shared:
+        raise OptionError("--redis", "relays between --shared processes: add --shared")
     if shared and db_url.startswith("sqlite"):
         raise OptionError("--shared", "processes share a PostgreSQL database, not a SQLite file")
     open_store(db_url).close()  # a bad URL or an unreachable database: one line, no traceback
@@ -115,6 +126,7 @@ def serve_command(
             bot_delay=bot_delay,
             spectator_delay=spectator_delay,
             shared=shared,
+            redis_url=redis_url,
             limits=Limits(
                 sockets_per_address=sockets_per_address,
                 tables_per_address=f"{tables_per_minute} per minute",

@@ -37,6 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from riichi.errors import excerpt
 from riichi.platform import AccountError
 from riichi.platform.chips import account_ledger
+from riichi.platform.leases import RENEW_EVERY
 from riichi.platform.matchmaking import FILL_AFTER
 from riichi.platform.spectating import HAND, Delay
 from riichi.rules import PRESETS
@@ -52,6 +53,7 @@ from riichi.server.clock import Clock, SystemClock
 from riichi.server.hub import Busy, Server, paged
 from riichi.server.limits import LimitError, Limits, Pace, parse_json
 from riichi.server.registry import Elsewhere
+from riichi.server.relay import RemoteTable
 from riichi.server.storage import DEFAULT_URL, Account
 from riichi.server.table import (
     CLOSE_MOVED,
@@ -134,6 +136,7 @@ def create_app(
     fill_after: float = FILL_AFTER,
     spectator_delay: Delay = HAND,
     shared: bool = False,
+    redis_url: str | None = None,
 ) -> Starlette:
     """The whole web app on the database at ``db_url`` (SQLite file by default).
 
@@ -141,7 +144,8 @@ def create_app(
     test brings a ``FakeClock``); ``fill_after`` the seconds a rated player waits
     before roster computers fill the table; ``spectator_delay`` how far behind
     the game spectators are; ``shared`` that other processes serve the same
-    database (tables are then held by lease, never taken by force).
+    database (tables are then held by lease, never taken by force); ``redis_url``
+    the Redis that relays connections between them and shares rate limits.
     """
     from riichi.server.storage import Store
 
@@ -160,7 +164,7 @@ def create_app(
                 logger.addFilter(RedactTokens())
         store = await asyncio.to_thread(Store, db_url)
         holder["server"] = app.state.server = Server(
-            store, time_source, limits, bot_delay, fill_after, spectator_delay, shared
+            store, time_source, limits, bot_delay, fill_after, spectator_delay, shared, redis_url
         )
         await server().start()
         yield
@@ -468,7 +472,10 @@ def create_app(
         try:
             table = await server().table(table_id)
         except Elsewhere as exc:
-            await refuse(f"{exc}; reconnect there", CLOSE_MOVED)
+            if server().relay is None:
+                await refuse(f"{exc}; reconnect there", CLOSE_MOVED)
+            else:
+                await serve_relayed(websocket, table_id, refuse)
             return
         if table is None:
             await refuse("no such table", CLOSE_NO_TABLE)
@@ -519,12 +526,54 @@ def create_app(
             table.leave(viewer)
             sender.cancel()
 
+    async def serve_relayed(websocket: WebSocket, table_id: str, refuse: Any) -> None:
+        """A table another process owns: the connection is relayed to it (see relay)."""
+        hub = server()
+        assert hub.relay is not None
+        owner = await asyncio.to_thread(hub.store.lease_owner, table_id)
+        if owner is None:
+            await refuse(f"table {table_id} is between servers; reconnect", CLOSE_MOVED)
+            return
+        session = await session_of(websocket)
+        viewer = Viewer(None, limits)
+        remote = RemoteTable(hub.relay, owner, table_id)
+        remote.join(
+            viewer, websocket.query_params.get("token"), session.account.id if session else None
+        )
+        sender = asyncio.create_task(pump(websocket, viewer))
+
+        async def close_kicked() -> None:
+            sender.cancel()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(
+                    websocket.close(code=viewer.code, reason=viewer.reason[:100]), 2
+                )
+
+        async def watch_owner() -> None:  # a takeover: the client reconnects to the new owner
+            while True:
+                await hub.clock.sleep_until(hub.clock.now() + RENEW_EVERY)
+                now = await asyncio.to_thread(hub.store.lease_owner, table_id)
+                if now != owner:
+                    viewer.kick(
+                        f"table {table_id} has moved to another server; reconnect", CLOSE_MOVED
+                    )
+
+        closing: list[asyncio.Task[None]] = []
+        viewer.on_kick = lambda: closing.append(asyncio.create_task(close_kicked()))
+        watcher = asyncio.create_task(watch_owner())
+        try:
+            await listen(websocket, remote, viewer)
+        finally:
+            remote.leave(viewer)
+            sender.cancel()
+            watcher.cancel()
+
     async def pump(websocket: WebSocket, viewer: Viewer) -> None:
         with contextlib.suppress(Exception):
             while True:
                 await websocket.send_text(await viewer.next())
 
-    async def listen(websocket: WebSocket, table: LiveTable, viewer: Viewer) -> None:
+    async def listen(websocket: WebSocket, table: LiveTable | RemoteTable, viewer: Viewer) -> None:
         pace = Pace(limits.messages_per_second, limits.message_burst)
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
             while not viewer.kicked.is_set():

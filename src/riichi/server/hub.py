@@ -45,6 +45,7 @@ from riichi.server.daily import DailyDesk
 from riichi.server.limits import Limits, RateLimits
 from riichi.server.records import RecordStore
 from riichi.server.registry import Elsewhere, Registry
+from riichi.server.relay import Relay
 from riichi.server.storage import Account, ChipsShort, Store, StoredTable
 from riichi.server.table import (
     LiveTable,
@@ -101,14 +102,17 @@ class Server:
         fill_after: float = FILL_AFTER,
         delay: Delay = HAND,
         shared: bool = False,
+        redis_url: str | None = None,
     ) -> None:
         self.store = store
         self.records = RecordStore(store.engine)
         self.clock = clock
         self.limits = limits or Limits()
-        self.rates = RateLimits()
+        self.rates = RateLimits(redis_url)  # shared by the site's processes, with Redis
         self.sockets: Counter[str] = Counter()
         self.registry = Registry(store, clock, self.limits, bot_delay, delay, shared)
+        # a connection to a table another process owns is relayed to it (shared sites)
+        self.relay = None if redis_url is None else Relay(redis_url, self.registry, self.limits)
         self.chips = self.registry.chips
         self.fill_after = fill_after
         self.auth: Auth | None = None
@@ -140,6 +144,8 @@ class Server:
         self.auth = await asyncio.to_thread(Auth, self.store.accounts, self.clock, self.rates)
         await asyncio.to_thread(prepare)  # the readings tables, before any table needs one
         await self.registry.start()
+        if self.relay is not None:
+            await self.relay.start()
         self._tasks = [
             asyncio.create_task(self._match_players(), name="matchmaker"),
             asyncio.create_task(_keep_collections_short(), name="gc"),
@@ -149,6 +155,8 @@ class Server:
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
+        if self.relay is not None:
+            await self.relay.close()
         await self.registry.close()
         if self.auth is not None:
             self.auth.hashing.close()

@@ -51,10 +51,12 @@ class Limits:
 
 
 class RateLimits:
-    """Moving-window counters by key (an address, a connection), kept in memory."""
+    """Moving-window counters by key (an address, a connection): in memory, or shared
+    by every process of a site in Redis (``url``, e.g. ``redis://host:6379``)."""
 
-    def __init__(self) -> None:
-        self._limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
+    def __init__(self, url: str | None = None) -> None:
+        kept = storage.MemoryStorage() if url is None else storage.storage_from_string(url)
+        self._limiter = strategies.MovingWindowRateLimiter(kept)
         self._items: dict[str, RateLimitItem] = {}
 
     def _item(self, rate: str) -> RateLimitItem:

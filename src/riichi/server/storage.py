@@ -596,6 +596,14 @@ class Store:
             except IntegrityError:  # another holds it
                 return False
 
+    def lease_owner(self, table_id: str) -> str | None:
+        """The process that holds a table's lease, if any."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(leases.c.owner).where(leases.c.table_id == table_id)
+            ).scalar_one_or_none()
+        return None if found is None else str(found)
+
     def release(self, table_id: str, owner: str) -> None:
         """Give up a lease (its game is over, or its table closed)."""
         with self.engine.begin() as conn:

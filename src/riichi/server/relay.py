@@ -1,0 +1,205 @@
+"""Any process serves any socket: a connection to a table another process owns is
+relayed to the owner over Redis pub/sub (the shape of lichess's lila-ws).
+
+Each process listens on one channel of its own, ``riichi:proc:<id>`` (its id is
+the one it holds leases by). A relayed connection is a pair of viewers:
+
+- in the process the client reached, a local ``Viewer`` whose outbox feeds the
+  websocket, and a ``RemoteTable`` that forwards the client's join, messages
+  and leave to the owner's channel, tagged with the connection's id;
+- in the owner, a ``Viewer`` joined to the ``LiveTable`` like any other, with
+  the seat the owner itself works out from the token and account the client
+  gave; everything the table puts in its outbox is published to the relaying
+  process, for that connection alone.
+
+So the owner builds each update once per seat and once for spectators, as for
+its own sockets, and a relayed seat receives exactly what a direct one would:
+its own messages, never another seat's. Versions and ``sync`` work as they do
+directly. When the owner changes (a takeover) or Redis fails, the relayed
+connection is closed with ``CLOSE_MOVED`` and the client reconnects and
+resyncs; the owner keeps its tables either way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from typing import Any
+
+import redis.asyncio as redis
+
+from riichi.platform.leases import RENEW_EVERY
+from riichi.server.limits import Limits
+from riichi.server.registry import Elsewhere, Registry
+from riichi.server.table import (
+    CLOSE_MOVED,
+    CLOSE_NO_TABLE,
+    CLOSE_REFUSED,
+    LiveTable,
+    ProtocolError,
+    Viewer,
+)
+
+log = logging.getLogger(__name__)
+CLOSE_RELAY = 1011  # the relay itself failed (Redis): reconnect
+
+
+def inbox(process: str) -> str:
+    return f"riichi:proc:{process}"
+
+
+class Relay:
+    """This process's end of the relay: its channel, the connections it relays for
+    clients, and those it serves as the owner for other processes."""
+
+    def __init__(self, url: str, registry: Registry, limits: Limits) -> None:
+        self.redis = redis.Redis.from_url(url)
+        self.registry = registry
+        self.limits = limits
+        self.me = registry.owner
+        self.local: dict[str, Viewer] = {}  # connection -> its viewer here (relayed out)
+        self.served: dict[str, tuple[LiveTable, Viewer, asyncio.Task[None]]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(inbox(self.me))
+        self._task = asyncio.create_task(self._listen(pubsub), name="relay")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        for table, viewer, pump in list(self.served.values()):
+            pump.cancel()
+            table.leave(viewer)
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    async def publish(self, process: str, message: dict[str, Any]) -> None:
+        await self.redis.publish(inbox(process), json.dumps(message))
+
+    async def _listen(self, pubsub: Any) -> None:
+        while True:
+            try:
+                async for item in pubsub.listen():
+                    if item.get("type") == "message":
+                        await self._dispatch(json.loads(item["data"]))
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis went away: relayed connections resync later
+                log.exception("relay: the channel failed; relayed connections closed")
+                for viewer in list(self.local.values()):
+                    viewer.kick("the relay to the table failed; reconnect", CLOSE_RELAY)
+                await asyncio.sleep(RENEW_EVERY)
+                with contextlib.suppress(Exception):
+                    pubsub = self.redis.pubsub()
+                    await pubsub.subscribe(inbox(self.me))
+
+    async def _dispatch(self, message: dict[str, Any]) -> None:
+        op, conn = message.get("op"), str(message.get("conn"))
+        if op == "out":  # for a client this process relays for
+            viewer = self.local.get(conn)
+            if viewer is not None:
+                viewer.put(str(message["text"]))
+        elif op == "close":
+            viewer = self.local.get(conn)
+            if viewer is not None:
+                viewer.kick(str(message.get("reason", "")), int(message.get("code", CLOSE_MOVED)))
+        elif op == "join":  # this process owns the table
+            await self._join(conn, message)
+        elif op == "message":
+            served = self.served.get(conn)
+            if served is not None:
+                served[0].send(served[1], message.get("message"))
+        elif op == "leave":
+            served = self.served.pop(conn, None)
+            if served is not None:
+                table, viewer, pump = served
+                pump.cancel()
+                table.leave(viewer)
+
+    async def _join(self, conn: str, message: dict[str, Any]) -> None:
+        process = conn.split(":", 1)[0]
+
+        async def close(reason: str, code: int) -> None:
+            await self.publish(
+                process, {"op": "close", "conn": conn, "reason": reason, "code": code}
+            )
+
+        table_id = str(message.get("table"))
+        try:
+            table = await self.registry.table(table_id)
+        except Elsewhere as exc:
+            await close(f"{exc}; reconnect", CLOSE_MOVED)
+            return
+        if table is None or table.lost:
+            await close("no such table", CLOSE_NO_TABLE)
+            return
+        account = message.get("account")
+        account = account if isinstance(account, int) else None
+        token = message.get("token")
+        try:
+            seat = table.seat_of(token if isinstance(token, str) else None, account)
+        except ProtocolError as exc:
+            await close(str(exc), CLOSE_REFUSED)
+            return
+        if seat is None and not table.watchable:
+            await close(f"table {table_id} is not open to spectators", CLOSE_REFUSED)
+            return
+        viewer = Viewer(seat, self.limits)
+        viewer.account = account
+
+        async def pump() -> None:
+            while True:
+                text = await viewer.next()
+                await self.publish(process, {"op": "out", "conn": conn, "text": text})
+
+        def kicked() -> None:
+            task = asyncio.create_task(close(viewer.reason, viewer.code))
+            task.add_done_callback(lambda _: self.served.pop(conn, None))
+
+        viewer.on_kick = kicked
+        if not table.join(viewer):
+            await close("the table was unloaded; reconnect", CLOSE_MOVED)
+            return
+        self.served[conn] = (table, viewer, asyncio.create_task(pump()))
+
+
+class RemoteTable:
+    """A table another process owns, as a local connection sees it: what the client
+    sends goes to the owner, in order; what the owner sends arrives in the local
+    viewer."""
+
+    def __init__(self, relay: Relay, owner: str, table_id: str) -> None:
+        self.relay = relay
+        self.owner = owner
+        self.table_id = table_id
+        self.conn = f"{relay.me}:{secrets.token_hex(8)}"
+        self._out: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._sender: asyncio.Task[None] | None = None
+
+    async def _send(self, viewer: Viewer) -> None:
+        while (message := await self._out.get()) is not None:
+            try:
+                await self.relay.publish(self.owner, {"conn": self.conn, **message})
+            except Exception:
+                viewer.kick("the relay to the table failed; reconnect", CLOSE_RELAY)
+                return
+            if message["op"] == "leave":
+                return
+
+    def join(self, viewer: Viewer, token: str | None, account: int | None) -> None:
+        self.relay.local[self.conn] = viewer
+        self._sender = asyncio.create_task(self._send(viewer))
+        join = {"op": "join", "table": self.table_id, "token": token, "account": account}
+        self._out.put_nowait(join)
+
+    def send(self, viewer: Viewer, message: Any) -> None:
+        self._out.put_nowait({"op": "message", "message": message})
+
+    def leave(self, viewer: Viewer) -> None:
+        self.relay.local.pop(self.conn, None)
+        self._out.put_nowait({"op": "leave"})
