@@ -244,3 +244,49 @@ def test_a_connection_to_any_process_is_relayed_to_the_owner(
             if process.poll() is None:
                 process.terminate()
                 process.wait(10)
+
+
+def test_several_workers_on_one_port_share_the_tables(
+    shared: str, redis_server: Redis, tmp_path: Path
+) -> None:
+    """riichi serve --workers 2: two processes behind one port, each owning some of
+    the tables; a seat reaches its table whichever process accepts the connection.
+    With SQLite or without Redis, more than one worker is refused in one line."""
+    import subprocess
+    import sys
+
+    refused = subprocess.run(
+        [sys.executable, "-m", "riichi.cli", "serve", "--workers", "2", "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
+    assert "PostgreSQL" in refused.stderr and "Redis" in refused.stderr
+    port = free_port()
+    server = start_server(
+        shared, port, tmp_path / "w.log", "--workers", "2", "--redis", redis_server.url
+    )
+    try:
+        body = {**TABLE, "seats": ["human", "efficiency", "efficiency", "efficiency"]}
+        made = []
+        store = Store(shared)
+        try:
+            for _ in range(40):
+                with httpx.Client() as fresh:  # a new connection: either process may take it
+                    made.append(fresh.post(f"http://127.0.0.1:{port}/api/tables", json=body).json())
+                owners = {store.lease_owner(t["id"]) for t in made}
+                if len(owners) == 2 and len(made) >= 6:
+                    break
+            assert len(owners) == 2, "one process took every table"
+        finally:
+            store.close()
+        for table in made[:6]:
+            with seat_socket(port, table, 0) as ws:
+                seat = Seat(SyncSocket(ws))
+                assert seat.seat == 0
+                seat.await_turn()
+                seat.act()
+    finally:
+        server.terminate()
+        server.wait(15)

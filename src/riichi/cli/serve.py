@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import copy
+import json
 import math
+import os
 import socket
 import sys
+from typing import Any
 
 import click
 
@@ -75,6 +78,13 @@ db_option = click.option(
     "'*' for any). Without it the connection's own address counts, whatever the headers say.",
 )
 @click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Server processes on this port (more than one needs PostgreSQL and --redis).",
+)
+@click.option(
     "--shared",
     is_flag=True,
     help="Other riichi serve processes use the same PostgreSQL database: each table is "
@@ -98,16 +108,24 @@ def serve_command(
     tables_per_minute: int,
     spectator_delay: Delay,
     proxies: tuple[str, ...],
+    workers: int,
     shared: bool,
     redis_url: str | None,
     access_log: bool,
 ) -> None:
     """Serve the platform; live tables survive a restart on the same --db."""
     import uvicorn
+    from uvicorn.supervisors import Multiprocess
 
-    from riichi.server import create_app
     from riichi.server.guard import GuardedHttp, GuardedWebSocket, proxy_settings
 
+    if workers > 1 and (db_url.startswith("sqlite") or not redis_url):
+        raise OptionError(
+            "--workers",
+            "several processes need PostgreSQL (--db postgresql+psycopg://...) "
+            "and Redis (--redis redis://...)",
+        )
+    shared = shared or workers > 1
     if redis_url and not shared:
         raise OptionError("--redis", "relays between --shared processes: add --shared")
     if shared and db_url.startswith("sqlite"):
@@ -120,20 +138,30 @@ def serve_command(
         sys.exit(2)
     log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
     log_config["loggers"]["riichi"] = {"handlers": ["default"], "level": "INFO"}
+    settings = {
+        "db_url": db_url,
+        "bot_delay": bot_delay,
+        # as the option reads: "hand", or how many actions behind
+        "spectator_delay": spectator_delay.mode
+        if spectator_delay.mode == "hand"
+        else str(spectator_delay.actions),
+        "shared": shared,
+        "redis_url": redis_url,
+        "sockets_per_address": sockets_per_address,
+        "tables_per_minute": tables_per_minute,
+    }
+    many = workers > 1
+    if many:  # each worker process builds the app from these (see app_from_env)
+        os.environ[SETTINGS_ENV] = json.dumps(settings)
     config = uvicorn.Config(
-        create_app(
-            db_url,
-            bot_delay=bot_delay,
-            spectator_delay=spectator_delay,
-            shared=shared,
-            redis_url=redis_url,
-            limits=Limits(
-                sockets_per_address=sockets_per_address,
-                tables_per_address=f"{tables_per_minute} per minute",
-            ),
-        ),
-        # connections still in their handshake count against the same allowance
-        http=type("Http", (GuardedHttp,), {"per_address": max(64, sockets_per_address)}),
+        "riichi.cli.serve:app_from_env" if many else app_from_settings(settings),
+        factory=many,
+        workers=workers,
+        # connections still in their handshake count against the same allowance (a
+        # worker process keeps its own count, at the default allowance)
+        http=GuardedHttp
+        if many
+        else type("Http", (GuardedHttp,), {"per_address": max(64, sockets_per_address)}),
         ws=GuardedWebSocket,
         ws_max_size=WS_MAX_BYTES,
         ws_max_queue=16,
@@ -145,8 +173,37 @@ def serve_command(
         access_log=access_log,
         **proxy_settings(proxies),
     )
-    click.echo(f"riichi serving on http://{host}:{port}/ (database {_shown(db_url)})")
-    uvicorn.Server(config).run(sockets=[listener])
+    shown = f"database {_shown(db_url)}" + (f", {workers} processes" if many else "")
+    click.echo(f"riichi serving on http://{host}:{port}/ ({shown})")
+    if many:
+        Multiprocess(config, sockets=[listener]).run()
+    else:
+        uvicorn.Server(config).run(sockets=[listener])
+
+
+SETTINGS_ENV = "RIICHI_SERVE_SETTINGS"
+
+
+def app_from_settings(settings: dict[str, Any]) -> Any:
+    """The web app ``riichi serve`` runs, from its settings."""
+    from riichi.server import create_app
+
+    return create_app(
+        settings["db_url"],
+        bot_delay=settings["bot_delay"],
+        spectator_delay=parse_delay(settings["spectator_delay"]),
+        shared=settings["shared"],
+        redis_url=settings["redis_url"],
+        limits=Limits(
+            sockets_per_address=settings["sockets_per_address"],
+            tables_per_address=f"{settings['tables_per_minute']} per minute",
+        ),
+    )
+
+
+def app_from_env() -> Any:
+    """A worker process's app (``--workers``): the settings its parent left."""
+    return app_from_settings(json.loads(os.environ[SETTINGS_ENV]))
 
 
 def _delay(text: str) -> Delay:
