@@ -94,6 +94,10 @@ class Site:
         ]
         bots = [make_bot("efficiency", f"{table_id}/{s}") for s in range(4)]
         match = play_match(Match(RULES, table_id, [s.name for s in seats]), bots)
+        if kind == "rated":  # seated from the queue, as the server seats them
+            for account in accounts:
+                if account is not None:
+                    self.store.accounts.join_queue(account, "standard", 0.0)
         self.store.create_table(
             NewTable(
                 id=table_id,
