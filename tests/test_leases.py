@@ -290,3 +290,85 @@ def test_several_workers_on_one_port_share_the_tables(
     finally:
         server.terminate()
         server.wait(15)
+
+
+def test_the_queue_and_a_tournament_run_once_across_processes(
+    shared: str, redis_server: Redis, tmp_path: Path
+) -> None:
+    """Three processes: ten accounts join the rated queue through different processes
+    and each is seated once (two tables of four; two wait); a tournament of roster
+    computers is run once and pays once; the ledger's audit is clean."""
+    import subprocess
+    import sys
+
+    from riichi.server.auth import COOKIE
+    from riichi.server.ledger import ChipStore
+
+    ports = [free_port() for _ in range(3)]
+    options = ("--shared", "--redis", redis_server.url)
+    servers = [
+        start_server(shared, p, tmp_path / f"{n}.log", *options) for n, p in enumerate(ports)
+    ]
+    try:
+        cookies = []
+        for n in range(10):
+            base = f"http://127.0.0.1:{ports[n % 3]}"
+            made = httpx.post(
+                f"{base}/api/register", json={"name": f"queuer{n}", "password": "pw12345678"}
+            )
+            assert made.status_code == 201, made.text
+            cookies.append(made.cookies[COOKIE])
+        for n, cookie in enumerate(cookies):  # each from its own browser and address
+            transport = httpx.HTTPTransport(local_address=f"127.0.3.{n + 1}")
+            with httpx.Client(transport=transport) as person:
+                joined = person.post(
+                    f"http://127.0.0.1:{ports[(n + 1) % 3]}/api/queue",
+                    json={"pool": "standard"},
+                    cookies={COOKIE: cookie},
+                )
+            assert joined.status_code == 200, joined.text
+        store = Store(shared)
+        try:
+            deadline = time.monotonic() + 20
+            while len(store.accounts.queue()) > 2:
+                assert time.monotonic() < deadline, "the queue was not seated"
+                time.sleep(0.2)
+            seated = [
+                account
+                for n in range(10)
+                for account in [n + 1]
+                if store.accounts.tables_of(account)
+            ]
+            assert len(seated) == 8
+            assert all(len(store.accounts.tables_of(a)) == 1 for a in seated)  # once each
+            subprocess.run(
+                [sys.executable, "-m", "riichi.cli", "operator", "queuer0", "--db", shared],
+                check=True,
+            )
+            base = f"http://127.0.0.1:{ports[2]}"
+            cup = {"name": "Cluster cup", "rules": "classic", "length": "one-hand", "rounds": 1}
+            made = httpx.post(
+                f"{base}/api/tournaments",
+                json={**cup, "bet": 50, "added": 100, "closes_in": 0},
+                cookies={COOKIE: cookies[0]},
+            ).json()
+            entered = httpx.post(
+                f"{base}/api/tournaments/{made['id']}/computers",
+                json={"count": 8},
+                cookies={COOKIE: cookies[0]},
+            )
+            assert entered.status_code == 200, entered.text
+            deadline = time.monotonic() + 240
+            while httpx.get(f"{base}/api/tournaments/{made['id']}").json()["status"] != "over":
+                assert time.monotonic() < deadline, "the tournament did not finish"
+                time.sleep(0.5)
+            final = httpx.get(f"{base}/api/tournaments/{made['id']}").json()
+            assert len(final["tables"]) == 2  # seated once, not once per process
+            assert sum(s["paid"] for s in final["standings"]) == 8 * 50 + 100  # paid once
+            assert ChipStore(store.engine).audit() == []
+        finally:
+            store.close()
+    finally:
+        for process in servers:
+            process.terminate()
+            process.wait(15)
