@@ -372,3 +372,59 @@ def test_the_queue_and_a_tournament_run_once_across_processes(
         for process in servers:
             process.terminate()
             process.wait(15)
+
+
+def test_a_dead_redis_closes_relayed_connections_and_loses_nothing(
+    shared: str, tmp_path: Path
+) -> None:
+    """Redis dies: the owner plays on with its direct connections, relayed ones are
+    closed with a clear reason, the lobby still opens tables; Redis comes back and the
+    relayed seat reconnects and resyncs to where the table is."""
+    import shutil
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed (tools/system_deps.sh installs it)")
+    cache = Redis(binary)
+    ports = [free_port(), free_port()]
+    options = ("--shared", "--redis", cache.url)
+    owner = start_server(shared, ports[0], tmp_path / "a.log", *options)
+    relay = start_server(shared, ports[1], tmp_path / "b.log", *options)
+    try:
+        table = httpx.post(f"http://127.0.0.1:{ports[0]}/api/tables", json=TABLE).json()
+        with (
+            seat_socket(ports[0], table, 0) as east_ws,
+            seat_socket(ports[1], table, 1) as south_ws,
+        ):
+            east, south = Seat(SyncSocket(east_ws)), Seat(SyncSocket(south_ws))
+            assert south.seat == 1 and south.version == east.version
+            cache.stop()
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    south.receive()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1011
+            assert "relay" in closed.value.rcvd.reason
+            east.await_turn()
+            version = east.act()["version"]  # the owner plays on
+            made = httpx.post(f"http://127.0.0.1:{ports[1]}/api/tables", json=TABLE)
+            assert made.status_code == 201  # the lobby too, counting limits alone meanwhile
+            cache.process = __import__("subprocess").Popen(
+                [binary, "--port", str(cache.port), "--bind", "127.0.0.1", "--save", ""],
+                stdout=__import__("subprocess").DEVNULL,
+            )
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    ws, again = reconnect(ports[1], table, 1, 5)
+                    break
+                except (AssertionError, OSError, ConnectionClosed):
+                    assert time.monotonic() < deadline, "the relay did not come back"
+                    time.sleep(1)
+            with ws:
+                assert again.seat == 1 and again.version >= version  # resynced, nothing lost
+    finally:
+        for process in (owner, relay):
+            if process.poll() is None:
+                process.terminate()
+                process.wait(15)
+        cache.stop()

@@ -53,7 +53,7 @@ from riichi.server.clock import Clock, SystemClock
 from riichi.server.hub import Busy, Server, paged
 from riichi.server.limits import LimitError, Limits, Pace, parse_json
 from riichi.server.registry import Elsewhere
-from riichi.server.relay import RemoteTable
+from riichi.server.relay import CLOSE_RELAY, RemoteTable
 from riichi.server.storage import DEFAULT_URL, Account
 from riichi.server.table import (
     CLOSE_MOVED,
@@ -69,6 +69,7 @@ from riichi.server.table import (
 )
 
 STATIC = Path(__file__).parent / "static"
+RELAY_ANSWER = 10.0  # seconds the owner of a relayed table has to answer a join
 log = logging.getLogger(__name__)
 
 
@@ -550,6 +551,9 @@ def create_app(
                 )
 
         async def watch_owner() -> None:  # a takeover: the client reconnects to the new owner
+            await asyncio.sleep(RELAY_ANSWER)
+            if not remote.answered:
+                viewer.kick("the table's server did not answer; reconnect", CLOSE_RELAY)
             while True:
                 await hub.clock.sleep_until(hub.clock.now() + RENEW_EVERY)
                 now = await asyncio.to_thread(hub.store.lease_owner, table_id)

@@ -55,8 +55,11 @@ class RateLimits:
     by every process of a site in Redis (``url``, e.g. ``redis://host:6379``)."""
 
     def __init__(self, url: str | None = None) -> None:
-        kept = storage.MemoryStorage() if url is None else storage.storage_from_string(url)
-        self._limiter = strategies.MovingWindowRateLimiter(kept)
+        self._local = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
+        self._limiter = self._local
+        if url is not None:
+            shared = storage.storage_from_string(url, socket_timeout=2.0)
+            self._limiter = strategies.MovingWindowRateLimiter(shared)
         self._items: dict[str, RateLimitItem] = {}
 
     def _item(self, rate: str) -> RateLimitItem:
@@ -66,8 +69,14 @@ class RateLimits:
         return item
 
     def hit(self, rate: str, key: str) -> bool:
-        """Count one hit; False once ``key`` is over ``rate`` (e.g. ``"30 per minute"``)."""
-        return self._limiter.hit(self._item(rate), key)
+        """Count one hit; False once ``key`` is over ``rate`` (e.g. ``"30 per minute"``).
+        While the shared store is out of reach, this process counts alone."""
+        try:
+            return self._limiter.hit(self._item(rate), key)
+        except Exception:  # Redis: better limits per process than none, or no site
+            if self._limiter is self._local:
+                raise
+            return self._local.hit(self._item(rate), key)
 
 
 class Pace:

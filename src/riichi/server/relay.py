@@ -56,18 +56,18 @@ class Relay:
     clients, and those it serves as the owner for other processes."""
 
     def __init__(self, url: str, registry: Registry, limits: Limits) -> None:
-        self.redis = redis.Redis.from_url(url)
+        # bounded waits: a Redis that hangs is a Redis that failed (see _listen)
+        self.redis = redis.Redis.from_url(url, socket_timeout=5.0, socket_connect_timeout=5.0)
         self.registry = registry
         self.limits = limits
         self.me = registry.owner
         self.local: dict[str, Viewer] = {}  # connection -> its viewer here (relayed out)
+        self.heard: set[str] = set()  # ... those the owner has answered
         self.served: dict[str, tuple[LiveTable, Viewer, asyncio.Task[None]]] = {}
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        pubsub = self.redis.pubsub()
-        await pubsub.subscribe(inbox(self.me))
-        self._task = asyncio.create_task(self._listen(pubsub), name="relay")
+        self._task = asyncio.create_task(self._listen(), name="relay")
 
     async def close(self) -> None:
         if self._task is not None:
@@ -81,28 +81,42 @@ class Relay:
     async def publish(self, process: str, message: dict[str, Any]) -> None:
         await self.redis.publish(inbox(process), json.dumps(message))
 
-    async def _listen(self, pubsub: Any) -> None:
+    async def _listen(self) -> None:
+        """This process's channel, subscribed again (every few seconds) after Redis
+        fails, for as long as the process lives."""
         while True:
+            pubsub = self.redis.pubsub()
             try:
-                async for item in pubsub.listen():
-                    if item.get("type") == "message":
+                await pubsub.subscribe(inbox(self.me))
+                while True:
+                    item = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if item is not None and item.get("type") == "message":
                         await self._dispatch(json.loads(item["data"]))
             except asyncio.CancelledError:
                 raise
-            except Exception:  # Redis went away: relayed connections resync later
-                log.exception("relay: the channel failed; relayed connections closed")
-                for viewer in list(self.local.values()):
-                    viewer.kick("the relay to the table failed; reconnect", CLOSE_RELAY)
-                await asyncio.sleep(RENEW_EVERY)
+            except Exception as exc:  # Redis went away: relayed connections resync later
+                log.warning("relay: the channel failed (%s); relayed connections closed", exc)
+                self._failed()
                 with contextlib.suppress(Exception):
-                    pubsub = self.redis.pubsub()
-                    await pubsub.subscribe(inbox(self.me))
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await asyncio.sleep(RENEW_EVERY)
+
+    def _failed(self) -> None:
+        """Every relayed connection, both ways, is closed: its client reconnects and
+        resyncs once Redis is back; the tables this process owns play on."""
+        for viewer in list(self.local.values()):
+            viewer.kick("the relay to the table failed; reconnect", CLOSE_RELAY)
+        for conn, (table, viewer, pump) in list(self.served.items()):
+            pump.cancel()
+            table.leave(viewer)
+            self.served.pop(conn, None)
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
         op, conn = message.get("op"), str(message.get("conn"))
         if op == "out":  # for a client this process relays for
             viewer = self.local.get(conn)
             if viewer is not None:
+                self.heard.add(conn)
                 viewer.put(str(message["text"]))
         elif op == "close":
             viewer = self.local.get(conn)
@@ -153,9 +167,15 @@ class Relay:
         viewer.account = account
 
         async def pump() -> None:
-            while True:
-                text = await viewer.next()
-                await self.publish(process, {"op": "out", "conn": conn, "text": text})
+            try:
+                while True:
+                    text = await viewer.next()
+                    await self.publish(process, {"op": "out", "conn": conn, "text": text})
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis: the relaying process closes its end too
+                self.served.pop(conn, None)
+                table.leave(viewer)
 
         def kicked() -> None:
             task = asyncio.create_task(close(viewer.reason, viewer.code))
@@ -200,6 +220,12 @@ class RemoteTable:
     def send(self, viewer: Viewer, message: Any) -> None:
         self._out.put_nowait({"op": "message", "message": message})
 
+    @property
+    def answered(self) -> bool:
+        """Whether the owner has sent anything for this connection yet."""
+        return self.conn in self.relay.heard
+
     def leave(self, viewer: Viewer) -> None:
         self.relay.local.pop(self.conn, None)
+        self.relay.heard.discard(self.conn)
         self._out.put_nowait({"op": "leave"})
