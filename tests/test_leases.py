@@ -272,9 +272,12 @@ def test_several_workers_on_one_port_share_the_tables(
         made = []
         store = Store(shared)
         try:
-            for _ in range(40):
-                with httpx.Client() as fresh:  # a new connection: either process may take it
-                    made.append(fresh.post(f"http://127.0.0.1:{port}/api/tables", json=body).json())
+            for n in range(40):  # a new connection each (either process may take it)
+                transport = httpx.HTTPTransport(local_address=f"127.0.4.{n + 1}")
+                with httpx.Client(transport=transport) as fresh:
+                    answer = fresh.post(f"http://127.0.0.1:{port}/api/tables", json=body)
+                assert answer.status_code == 201, answer.text
+                made.append(answer.json())
                 owners = {store.lease_owner(t["id"]) for t in made}
                 if len(owners) == 2 and len(made) >= 6:
                     break
