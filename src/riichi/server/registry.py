@@ -301,6 +301,8 @@ class Registry:
             await table.stop()
         if not self.shared:
             return
+        # the site's count: other processes open and finish tables too
+        self.live = await asyncio.to_thread(self.store.count_tables, "live")
         free = await asyncio.to_thread(self.store.free_tables, self.clock.now(), TAKE_AT_ONCE)
         for table_id in free:
             if table_id in self.tables:
