@@ -32,12 +32,30 @@ from server_helpers import (
     start_server,
     stored_actions,
 )
+from test_server_security import Recorder, leaks_in
 
 TABLE = {
     "rules": "classic",
     "length": "one-hand",
     "seats": ["human", "human", "efficiency", "efficiency"],
 }
+
+
+def play_turns(seats: list[Seat], turns: int) -> None:
+    """The people at a table act ``turns`` times (or until the end), each time as the
+    table stands: every seat resyncs before anyone acts, so none waits on news."""
+    acted = 0
+    while acted < turns and not seats[0].state["over"]:
+        for seat in seats:
+            seat.send({"type": "sync"})
+            synced = seat.read_until("state")
+            seat.state, seat.version = synced["state"], synced["version"]
+        movers = [seat for seat in seats if seat.state["legal"]]
+        if movers:
+            movers[0].act()
+            acted += 1
+        else:
+            time.sleep(0.05)  # the bots are moving
 
 
 def test_a_write_without_the_lease_is_refused_and_the_table_let_go(tmp_path: Path) -> None:
@@ -210,19 +228,11 @@ def test_a_connection_to_any_process_is_relayed_to_the_owner(
             seat_socket(ports[1], table, 1) as south_ws,
             connect(watch, open_timeout=10) as watcher_ws,
         ):
-            east, south = Seat(SyncSocket(east_ws)), Seat(SyncSocket(south_ws))
-            watcher = Seat(SyncSocket(watcher_ws))
+            east, south = Seat(SyncSocket(east_ws)), Recorder(SyncSocket(south_ws))
+            watcher = Recorder(SyncSocket(watcher_ws))
             assert (east.seat, south.seat, watcher.seat) == (0, 1, None)
             assert south.version == east.version  # the same table, relayed
-            for _ in range(20):
-                movers = [s for s in (east, south) if s.state["legal"]]
-                if not movers:
-                    east.read_until("update")
-                    continue
-                version = movers[0].act()["version"]
-                for s in (east, south):
-                    while s.version < version:
-                        s.read_until("update")
+            play_turns([east, south], 8)
             assert all(e.get("to") in (None, 1) for e in south.events)  # its own, no other's
             public = [[e for e in s.events if e.get("to") is None] for s in (east, south)]
             shared_part = min(len(p) for p in public)
@@ -237,8 +247,13 @@ def test_a_connection_to_any_process_is_relayed_to_the_owner(
                     south.receive()
             assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_MOVED
         ws, again = reconnect(ports[1], table, 1, TAKEOVER_BOUND + 10)
-        with ws:
+        with ws, seat_socket(ports[1], table, 0) as east_again:
             assert again.version >= south.version and again.seat == 1
+            east = Seat(SyncSocket(east_again))
+            play_turns([east, again], 10_000)  # to its end, on the new owner
+        record = httpx.get(f"http://127.0.0.1:{ports[1]}/api/games/{table['id']}/record").json()
+        problems, _ = leaks_in(record, [south, watcher])  # what the relay carried
+        assert problems == []
     finally:
         for process in (owner, relay):
             if process.poll() is None:

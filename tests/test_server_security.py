@@ -87,9 +87,21 @@ def test_nothing_sent_lets_a_seat_or_spectator_rebuild_an_unseen_tile(tmp_path: 
         viewers = play_table(client, table)
         record = client.get(f"/api/games/{table['id']}/record").json()
         answers = [lobby, client.get(f"/api/tables/{table['id']}").text]
+    problems, checked_ended = leaks_in(record, viewers)
+    assert problems == []
+    assert checked_ended >= 4  # each seat saw at least one hand's end as it stood
+    assert all(record["seed"][:12] not in text for text in answers[:1])
+    # the end reveals the seed and salt, which hash to the commitment published at the start
+    assert record["commitment"] == table["commitment"]
+    assert verify_record(record).ok
+
+
+def leaks_in(record: dict[str, Any], viewers: list[Recorder]) -> tuple[list[str], int]:
+    """What the viewers were sent that they may not know, checked against the finished
+    game's record; and how many hand ends they saw as they stood."""
     seed, salt = record["seed"], record["salt"]
     truth = Truth(record)
-    problems = []
+    problems: list[str] = []
     checked_ended = 0
     for viewer in viewers:
         received = "".join(viewer.texts)
@@ -119,12 +131,7 @@ def test_nothing_sent_lets_a_seat_or_spectator_rebuild_an_unseen_tile(tmp_path: 
             assert len(indices) == len(events), "a viewer got more or fewer events than its own"
             for index, event in zip(indices, events, strict=True):
                 problems += truth.check_event(event, index, viewer.seat)
-    assert problems == []
-    assert checked_ended >= 4  # each seat saw at least one hand's end as it stood
-    assert all(seed[:12] not in text for text in answers[:1])
-    # the end reveals the seed and salt, which hash to the commitment published at the start
-    assert record["commitment"] == table["commitment"]
-    assert verify_record(record).ok
+    return problems, checked_ended
 
 
 def _visible(truth: Truth, index: int, viewer: Seat) -> bool:
