@@ -95,6 +95,13 @@ def shared(postgres: Postgres) -> Iterator[str]:
     yield postgres.new_database()
 
 
+def alone_at(port: int) -> dict[str, Any]:
+    """A new table at the process on ``port``: one person and three bots."""
+    body = {**TABLE, "seats": ["human", "efficiency", "efficiency", "efficiency"]}
+    table: dict[str, Any] = httpx.post(f"http://127.0.0.1:{port}/api/tables", json=body).json()
+    return table
+
+
 def seat_socket(port: int, table: dict[str, Any], seat: int) -> Any:
     return connect(
         f"ws://127.0.0.1:{port}/ws/tables/{table['id']}?token={table['tokens'][seat]}",
@@ -124,8 +131,7 @@ def test_a_killed_owners_tables_are_taken_over_and_play_on(shared: str, tmp_path
     owner = start_server(shared, ports[0], tmp_path / "a.log", "--shared")
     other = start_server(shared, ports[1], tmp_path / "b.log", "--shared")
     try:
-        body = {**TABLE, "seats": ["human", "efficiency", "efficiency", "efficiency"]}
-        table = httpx.post(f"http://127.0.0.1:{ports[0]}/api/tables", json=body).json()
+        table = alone_at(ports[0])
         with seat_socket(ports[0], table, 0) as east:
             seat = Seat(SyncSocket(east))
             for _ in range(3):
@@ -169,8 +175,7 @@ def test_a_paused_owner_that_lost_its_lease_never_writes_again(shared: str, tmp_
     owner = start_server(shared, ports[0], tmp_path / "a.log", "--shared", "--bot-delay", "3")
     other = start_server(shared, ports[1], tmp_path / "b.log", "--shared")
     try:
-        body = {**TABLE, "seats": ["human", "efficiency", "efficiency", "efficiency"]}
-        table = httpx.post(f"http://127.0.0.1:{ports[0]}/api/tables", json=body).json()
+        table = alone_at(ports[0])
         with seat_socket(ports[0], table, 0) as east:
             seat = Seat(SyncSocket(east))
             while not seat.state["legal"]:

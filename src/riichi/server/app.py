@@ -217,19 +217,23 @@ def create_app(
             raise HttpError("sign in first", 401)
         return session
 
+    def keep(response: Response, request: Request, name: str, value: str, seconds: int) -> None:
+        """A cookie only this site's pages send, and no script reads."""
+        response.set_cookie(
+            name,
+            value,
+            max_age=seconds,
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+            path="/",
+        )
+
     def with_cookie(response: Response, request: Request, value: str | None) -> Response:
         if value is None:
             response.delete_cookie(COOKIE, path="/")
         else:
-            response.set_cookie(
-                COOKIE,
-                value,
-                max_age=SESSION_SECONDS,
-                httponly=True,
-                samesite="strict",
-                secure=request.url.scheme == "https",
-                path="/",
-            )
+            keep(response, request, COOKIE, value, SESSION_SECONDS)
         return response
 
     def account_json(account: Account) -> dict[str, Any]:
@@ -257,15 +261,7 @@ def create_app(
         )
         response = JSONResponse({"account": account_json(account)}, status_code=201 if new else 200)
         if fresh is not None:
-            response.set_cookie(
-                DEVICE_COOKIE,
-                fresh,
-                max_age=DEVICE_SECONDS,
-                httponly=True,
-                samesite="strict",
-                secure=request.url.scheme == "https",
-                path="/",
-            )
+            keep(response, request, DEVICE_COOKIE, fresh, DEVICE_SECONDS)
         return with_cookie(response, request, cookie)
 
     async def register(request: Request) -> Response:
