@@ -4,6 +4,7 @@ human pace with a crowd of spectators. Not a test.
     python bench/server.py throughput [--tables 200] [--seconds 30] [--bots efficiency]
     python bench/server.py latency [--tables 200] [--spectators 100] [--seconds 60]
     python bench/server.py rated [--sweep 50,100,200,400] [--seconds 45]
+    python bench/server.py cluster [--tables 100] [--seconds 30] [--bots efficiency]
 
 ``throughput``: each table is one scripted person, acting the moment it may,
 and three bots; the figure is the actions the server stored per second (read
@@ -16,7 +17,13 @@ the people. ``rated``: rated tables on the standard clock, three roster
 computers (at the server's pace of 0.5 s a move) and one scripted person
 (0.5 to 1.5 s a move, ready at once after each result) per table; for each
 number of tables in ``--sweep`` the ack latency, and the largest number whose
-p99 stays under 100 ms.
+p99 stays under 100 ms. ``cluster``: the same tables on PostgreSQL, played
+through one ``riichi serve --shared`` process and then through two (with
+Redis; each person connects to either process, so about half the connections
+are relayed to their table's owner): committed actions per second for each,
+and the ratio (goal 1.6); then one of the two is killed with ``kill -9`` and
+the time until the other owns all of its tables is measured. PostgreSQL and
+``redis-server`` are started in a temporary directory, as the tests start them.
 """
 
 from __future__ import annotations
@@ -59,13 +66,14 @@ def choose(state: dict[str, Any]) -> dict[str, Any]:
 
 
 class Server:
-    def __init__(self, db: Path, bot_delay: float = 0.0) -> None:
+    def __init__(self, db: Path | str, bot_delay: float = 0.0, *options: str) -> None:
         with socket_port() as port:
             self.port = port
         self.db = db
+        url = db if isinstance(db, str) else f"sqlite:///{db}"
         command = [sys.executable, *SERVE, "serve", "--port", str(port)]
-        command += ["--db", f"sqlite:///{db}", "--bot-delay", str(bot_delay), "--no-access-log"]
-        command += ["--sockets-per-address", "10000"]
+        command += ["--db", url, "--bot-delay", str(bot_delay), "--no-access-log"]
+        command += ["--sockets-per-address", "10000", *options]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=SERVER_LOG)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -81,6 +89,14 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def stored_actions(self) -> int:
+        if isinstance(self.db, str):
+            from sqlalchemy import create_engine, text
+
+            engine = create_engine(self.db)
+            with engine.connect() as conn:
+                count = int(conn.execute(text("select count(*) from actions")).scalar_one())
+            engine.dispose()
+            return count
         with sqlite3.connect(self.db) as conn:
             return int(conn.execute("select count(*) from actions").fetchone()[0])
 
@@ -103,7 +119,7 @@ class socket_port:
 
 
 def new_tables(
-    db: Path, count: int, bots: str, length: str, rated: bool = False
+    db: Path | str, count: int, bots: str, length: str, rated: bool = False
 ) -> list[dict[str, Any]]:
     """Tables written straight into the database (past the per-address creation limit);
     the server restores them when it starts, as after a restart."""
@@ -114,7 +130,7 @@ def new_tables(
     from riichi.server.table import seat_specs
 
     rules = find_ruleset("classic" if rated else "online").replace(length=Length(length))
-    store = Store(f"sqlite:///{db}")
+    store = Store(db if isinstance(db, str) else f"sqlite:///{db}")
     tables = []
     for i in range(count):
         seats, tokens = seat_specs(["human"] + [bots] * 3)
@@ -245,9 +261,93 @@ async def run(args: argparse.Namespace) -> list[float]:
     return waits
 
 
+async def play(urls: list[str], tables: list[dict[str, Any]], seconds: float) -> None:
+    """One scripted person per table, acting at once, through the processes in turn."""
+    until = time.monotonic() + seconds
+    rng = random.Random(0)
+    waits: list[float] = []
+    await asyncio.gather(
+        *(
+            person(urls[i % len(urls)], t, until, None, waits, random.Random(rng.random()))
+            for i, t in enumerate(tables)
+        )
+    )
+
+
+def owned(db: str, owners: int | None = None) -> dict[str, int]:
+    """How many live tables each process holds a lease of."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(db)
+    query = (
+        "select l.owner, count(*) from leases l join tables t on t.id = l.table_id "
+        "where t.status = 'live' and l.expires > :now group by l.owner"
+    )
+    with engine.connect() as conn:
+        rows = conn.execute(text(query), {"now": time.time()}).all()
+    engine.dispose()
+    return {str(owner): int(n) for owner, n in rows}
+
+
+def cluster(args: argparse.Namespace) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    import shutil
+
+    from server_helpers import Postgres, Redis, postgres_bindir
+
+    bindir, binary = postgres_bindir(), shutil.which("redis-server")
+    if bindir is None or binary is None:
+        raise SystemExit("cluster needs PostgreSQL and redis-server (tools/system_deps.sh)")
+    pg, cache = Postgres(bindir), Redis(binary)
+    rates: list[float] = []
+    try:
+        for processes in (1, 2):
+            db = pg.new_database()
+            tables = new_tables(db, args.tables, args.bots, "south")
+            options = ("--shared", "--redis", cache.url)
+            servers = [Server(db, 0.0, *options) for _ in range(processes)]
+            try:
+                deadline = time.monotonic() + 120  # free tables are taken 8 at a time
+                while sum(owned(db).values()) < args.tables:
+                    if time.monotonic() > deadline:
+                        raise SystemExit("the processes did not take every table")
+                    time.sleep(0.5)
+                print(f"{processes} process(es): holding {owned(db)}")
+                start_actions = servers[0].stored_actions()
+                start = time.monotonic()
+                asyncio.run(play([s.url for s in servers], tables, args.seconds))
+                elapsed = time.monotonic() - start
+                rate = (servers[0].stored_actions() - start_actions) / elapsed
+                rates.append(rate)
+                print(f"  committed actions      {rate:,.0f}/s over {elapsed:.1f} s")
+                if processes == 2:
+                    held = owned(db)
+                    killed = time.monotonic()
+                    servers[0].process.kill()
+                    servers[0].process.wait(30)
+                    while len(owned(db)) > 1 or sum(owned(db).values()) < sum(held.values()):
+                        if time.monotonic() - killed > 120:
+                            raise SystemExit("the tables were not taken over")
+                        time.sleep(0.1)
+                    print(
+                        f"  kill -9 of one process: its tables taken over in "
+                        f"{time.monotonic() - killed:.1f} s ({held})"
+                    )
+            finally:
+                for server in servers:
+                    if server.process.poll() is None:
+                        server.stop()
+        ratio = rates[1] / rates[0]
+        verdict = "met" if ratio >= 1.6 else "NOT met"
+        print(f"2 processes against 1: {ratio:.2f}x (goal 1.6x: {verdict})")
+    finally:
+        cache.stop()
+        pg.stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=["throughput", "latency", "rated"])
+    parser.add_argument("mode", choices=["throughput", "latency", "rated", "cluster"])
     parser.add_argument("--sweep", default="50,100,200,400", help="rated: numbers of tables")
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--spectators", type=int, default=None)
@@ -262,6 +362,11 @@ def main() -> None:
         args.bots = "defensive"
     if args.seconds is None:
         args.seconds = {"latency": 60.0, "rated": 45.0}.get(args.mode, 30.0)
+    if args.mode == "cluster":
+        if args.tables == 200:  # the default of the other modes
+            args.tables = 100
+        cluster(args)
+        return
     if args.mode != "rated":
         asyncio.run(run(args))
         return
