@@ -274,7 +274,15 @@ async def play(urls: list[str], tables: list[dict[str, Any]], seconds: float) ->
     )
 
 
-def owned(db: str, owners: int | None = None) -> dict[str, int]:
+def start_together(count: int, db: str, options: tuple[str, ...]) -> list[Server]:
+    """``count`` processes started at once, so that they share the free tables."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(lambda _: Server(db, 0.0, *options), range(count)))
+
+
+def owned(db: str) -> dict[str, int]:
     """How many live tables each process holds a lease of."""
     from sqlalchemy import create_engine, text
 
@@ -305,7 +313,7 @@ def cluster(args: argparse.Namespace) -> None:
             db = pg.new_database()
             tables = new_tables(db, args.tables, args.bots, "south")
             options = ("--shared", "--redis", cache.url)
-            servers = [Server(db, 0.0, *options) for _ in range(processes)]
+            servers = start_together(processes, db, options)
             try:
                 deadline = time.monotonic() + 120  # free tables are taken 8 at a time
                 while sum(owned(db).values()) < args.tables:

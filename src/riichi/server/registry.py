@@ -34,7 +34,13 @@ from dataclasses import dataclass, replace
 from riichi.errors import RiichiError
 from riichi.game import Match
 from riichi.platform import POLICIES, ClockState, Pool
-from riichi.platform.leases import LEASE_SECONDS, RENEW_EVERY, TAKE_AT_ONCE
+from riichi.platform.leases import (
+    LEASE_SECONDS,
+    RENEW_EVERY,
+    TAKE_AT_ONCE,
+    TAKE_ROUNDS,
+    share,
+)
 from riichi.platform.spectating import HAND, Delay
 from riichi.platform.tables import SeatSpec, final_of
 from riichi.rules import RuleSet
@@ -126,6 +132,8 @@ class Registry:
     async def start(self) -> None:
         """Count the live tables and restore them in the background; serve meanwhile."""
         self.live = await asyncio.to_thread(self.store.count_tables, "live")
+        if self.shared:  # counted among the processes before taking any table
+            await self.leads(f"alive:{self.owner}")
         self._tasks = [
             asyncio.create_task(self._sweep(), name="idle tables"),
             asyncio.create_task(self._keep_leases(), name="leases"),
@@ -303,18 +311,31 @@ class Registry:
             return
         # the site's count: other processes open and finish tables too
         self.live = await asyncio.to_thread(self.store.count_tables, "live")
-        free = await asyncio.to_thread(self.store.free_tables, self.clock.now(), TAKE_AT_ONCE)
-        for table_id in free:
-            if table_id in self.tables:
-                continue
-            try:
-                await self.table(table_id)
-                log.info("table %s: taken over", table_id)
-            except Elsewhere:
-                pass  # another process took it first
-            except RiichiError:
-                log.exception("table %s: its log does not replay; void, chips released", table_id)
-                await asyncio.to_thread(self.chips.void_table, table_id, self.clock.now())
+        await self.leads(f"alive:{self.owner}")
+        processes = await asyncio.to_thread(self.store.alive, self.clock.now())
+        holding = sum(1 for t in self.tables.values() if t.epoch is not None and not t.match.over)
+        budget = min(share(self.live, processes, holding), TAKE_AT_ONCE * TAKE_ROUNDS)
+        while budget > 0:  # a batch at a time, yielding, so that the others take some too
+            batch = min(budget, TAKE_AT_ONCE)
+            free = await asyncio.to_thread(self.store.free_tables, self.clock.now(), batch)
+            for table_id in free:
+                await self._take(table_id)
+            budget -= len(free)
+            if len(free) < batch:
+                return
+            await asyncio.sleep(0)
+
+    async def _take(self, table_id: str) -> None:
+        if table_id in self.tables:
+            return
+        try:
+            await self.table(table_id)
+            log.info("table %s: taken over", table_id)
+        except Elsewhere:
+            pass  # another process took it first
+        except RiichiError:
+            log.exception("table %s: its log does not replay; void, chips released", table_id)
+            await asyncio.to_thread(self.chips.void_table, table_id, self.clock.now())
 
     # ----------------------------------------------------------- idle tables
 

@@ -596,6 +596,13 @@ class Store:
             except IntegrityError:  # another holds it
                 return False
 
+    def alive(self, now: float) -> int:
+        """How many processes have said they are alive (``lead("alive:<id>")``) and
+        not yet let it lapse."""
+        query = select(func.count()).where(leaders.c.duty.like("alive:%"), leaders.c.expires > now)
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
+
     def lease_owner(self, table_id: str) -> str | None:
         """The process that holds a table's lease, if any."""
         with self.engine.connect() as conn:
