@@ -479,18 +479,12 @@ def create_app(
             return
         session = await session_of(websocket)
         try:
-            seat = table.seat_of(
+            viewer = table.admit(
                 websocket.query_params.get("token"), session.account.id if session else None
             )
         except ProtocolError as exc:
             await refuse(str(exc), CLOSE_REFUSED)
             return
-        if seat is None and not table.watchable:
-            await refuse(f"table {table_id} is not open to spectators", CLOSE_REFUSED)
-            return
-        viewer = Viewer(seat, limits)
-        if session is not None:
-            viewer.account = session.account.id
         while table is not None and not table.join(viewer):
             try:
                 table = await server().table(table_id)  # it was unloaded meanwhile

@@ -77,17 +77,25 @@ Listener = Callable[[GameFinished], Awaitable[None]]
 
 
 class Bus:
-    """Finished games, announced to whoever listens (in this process; the listeners
-    run as tasks of their own, so a slow one never holds a table)."""
+    """Finished games, announced to whoever listens: in this process (the listeners
+    run as tasks of their own, so a slow one never holds a table) and, where a relay
+    is attached (``forward``), in every other process of the site."""
 
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
         self._running: set[asyncio.Task[None]] = set()
+        self.forward: Callable[[GameFinished], None] | None = None
 
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
     def publish(self, event: GameFinished) -> None:
+        self.deliver(event)
+        if self.forward is not None:
+            self.forward(event)
+
+    def deliver(self, event: GameFinished) -> None:
+        """To this process's listeners only (an event from another process)."""
         for listener in self._listeners:
             task = asyncio.create_task(self._deliver(listener, event))
             self._running.add(task)

@@ -27,13 +27,14 @@ import contextlib
 import json
 import logging
 import secrets
+from dataclasses import asdict
 from typing import Any
 
 import redis.asyncio as redis
 
 from riichi.platform.leases import RENEW_EVERY
 from riichi.server.limits import Limits
-from riichi.server.registry import Elsewhere, Registry
+from riichi.server.registry import Elsewhere, GameFinished, Registry
 from riichi.server.table import (
     CLOSE_MOVED,
     CLOSE_NO_TABLE,
@@ -45,6 +46,9 @@ from riichi.server.table import (
 
 log = logging.getLogger(__name__)
 CLOSE_RELAY = 1011  # the relay itself failed (Redis): reconnect
+
+
+EVENTS = "riichi:events"  # every process's bus events, to all the others
 
 
 def inbox(process: str) -> str:
@@ -65,6 +69,22 @@ class Relay:
         self.heard: set[str] = set()  # ... those the owner has answered
         self.served: dict[str, tuple[LiveTable, Viewer, asyncio.Task[None]]] = {}
         self._task: asyncio.Task[None] | None = None
+        self._sent: set[asyncio.Task[None]] = set()
+        registry.bus.forward = self._broadcast
+
+    def _broadcast(self, event: GameFinished) -> None:
+        """A bus event of this process, for the listeners of the others."""
+        message = {"op": "event", "from": self.me, **asdict(event)}
+
+        async def send() -> None:
+            try:
+                await self.redis.publish(EVENTS, json.dumps(message))
+            except Exception as exc:  # the others poll a minute later at worst
+                log.warning("relay: an event was not sent (%s)", exc)
+
+        task = asyncio.create_task(send())
+        self._sent.add(task)
+        task.add_done_callback(self._sent.discard)
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._listen(), name="relay")
@@ -87,7 +107,7 @@ class Relay:
         while True:
             pubsub = self.redis.pubsub()
             try:
-                await pubsub.subscribe(inbox(self.me))
+                await pubsub.subscribe(inbox(self.me), EVENTS)
                 while True:
                     item = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     if item is not None and item.get("type") == "message":
@@ -113,7 +133,11 @@ class Relay:
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
         op, conn = message.get("op"), str(message.get("conn"))
-        if op == "out":  # for a client this process relays for
+        if op == "event":
+            if message.get("from") != self.me:
+                fields = {k: message[k] for k in ("table_id", "kind", "finished")}
+                self.registry.bus.deliver(GameFinished(**fields))
+        elif op == "out":  # for a client this process relays for
             viewer = self.local.get(conn)
             if viewer is not None:
                 self.heard.add(conn)
@@ -153,18 +177,15 @@ class Relay:
             await close("no such table", CLOSE_NO_TABLE)
             return
         account = message.get("account")
-        account = account if isinstance(account, int) else None
         token = message.get("token")
         try:
-            seat = table.seat_of(token if isinstance(token, str) else None, account)
+            viewer = table.admit(
+                token if isinstance(token, str) else None,
+                account if isinstance(account, int) else None,
+            )
         except ProtocolError as exc:
             await close(str(exc), CLOSE_REFUSED)
             return
-        if seat is None and not table.watchable:
-            await close(f"table {table_id} is not open to spectators", CLOSE_REFUSED)
-            return
-        viewer = Viewer(seat, self.limits)
-        viewer.account = account
 
         async def pump() -> None:
             try:

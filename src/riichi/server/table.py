@@ -327,6 +327,17 @@ class LiveTable:
                     return seat
         return None
 
+    def admit(self, token: str | None, account: int | None) -> Viewer:
+        """A viewer for a connection: in the seat its link or account holds, or as a
+        spectator where spectators may watch. Raises ``ProtocolError`` with the
+        refusal."""
+        seat = self.seat_of(token, account)
+        if seat is None and not self.watchable:
+            raise ProtocolError(f"table {self.id} is not open to spectators")
+        viewer = Viewer(seat, self.limits)
+        viewer.account = account
+        return viewer
+
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         due = loop.time() + self.bot_delay

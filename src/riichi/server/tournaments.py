@@ -80,6 +80,7 @@ log = logging.getLogger(__name__)
 MAX_BET = 1_000_000
 MAX_WAIT = 7 * 86_400.0  # registration stays open at most a week
 NOT_ENDED = ("open", "closing", "running")
+TOURNAMENT_CHANGED = "tournament-entered"  # a bus event's kind: someone entered
 IDLE_STEP = 60.0  # seconds: the runner looks at least this often
 Plan = list[list[list[str | None]]]
 
@@ -542,6 +543,7 @@ class TournamentDesk:
             await asyncio.to_thread(self.store.enter, t, players, self.registry.clock.now(), check)
         except StorageError as exc:
             raise ProtocolError(str(exc)) from None
+        self._changed(t.id)
 
     async def close_registration(self, account: Account, tournament_id: str) -> dict[str, Any]:
         """The organiser starts the tournament now rather than at the set time."""
@@ -596,8 +598,15 @@ class TournamentDesk:
             await self._sleep_until(wake)
 
     async def _on_finished(self, event: GameFinished) -> None:
-        if event.kind == TableKind.TOURNAMENT.value:
+        if event.kind in (TableKind.TOURNAMENT.value, TOURNAMENT_CHANGED):
             self._woken.set()
+
+    def _changed(self, tournament_id: str) -> None:
+        """Someone entered a tournament: the runner (in whichever process leads it)
+        looks at once, instead of at its next minute (a registration that closes
+        on entry starts then)."""
+        now = self.registry.clock.now()
+        self.registry.bus.publish(GameFinished(tournament_id, TOURNAMENT_CHANGED, now))
 
     async def _sleep_until(self, wake: float) -> None:
         sleeper = asyncio.ensure_future(self.registry.clock.sleep_until(wake))
