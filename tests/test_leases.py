@@ -451,3 +451,39 @@ def test_a_dead_redis_closes_relayed_connections_and_loses_nothing(
                 process.terminate()
                 process.wait(15)
         cache.stop()
+
+
+def test_the_connections_of_one_address_are_counted_across_processes(
+    shared: str, redis_server: Redis, tmp_path: Path
+) -> None:
+    """--sockets-per-address 3 on two processes: three spectators from one address,
+    spread over both, and a fourth is refused by either; one leaves, one more may come."""
+    ports = [free_port(), free_port()]
+    options = ("--shared", "--redis", redis_server.url, "--sockets-per-address", "3")
+    servers = [
+        start_server(shared, p, tmp_path / f"{n}.log", *options) for n, p in enumerate(ports)
+    ]
+    try:
+        body = {**TABLE, "watchable": True}
+        table = httpx.post(f"http://127.0.0.1:{ports[0]}/api/tables", json=body).json()
+
+        def watch(port: int) -> Any:
+            return connect(f"ws://127.0.0.1:{port}/ws/tables/{table['id']}", open_timeout=10)
+
+        held = [watch(ports[0]), watch(ports[1]), watch(ports[0])]
+        for ws in held:
+            assert json.loads(ws.recv(timeout=10))["type"] == "hello"
+        for port in ports:
+            with watch(port) as extra:
+                refused = json.loads(extra.recv(timeout=10))
+                assert refused["type"] == "error" and "too many connections" in refused["message"]
+        held.pop().close()
+        time.sleep(0.5)
+        with watch(ports[1]) as again:
+            assert json.loads(again.recv(timeout=10))["type"] == "hello"
+        for ws in held:
+            ws.close()
+    finally:
+        for process in servers:
+            process.terminate()
+            process.wait(15)

@@ -456,6 +456,10 @@ def create_app(
         ):
             await refuse("too many connections from your address", CLOSE_TOO_MANY)
             return
+        shared = hub.relay.sockets if hub.relay is not None else None
+        if shared is not None and not await shared.acquire(address, limits.sockets_per_address):
+            await refuse("too many connections from your address", CLOSE_TOO_MANY)
+            return
         hub.sockets[address] += 1
         try:
             await serve_viewer(websocket, address, refuse)
@@ -463,6 +467,8 @@ def create_app(
             hub.sockets[address] -= 1
             if hub.sockets[address] <= 0:
                 del hub.sockets[address]
+            if shared is not None:
+                await shared.release(address)
 
     async def serve_viewer(websocket: WebSocket, address: str, refuse: Any) -> None:
         table_id = websocket.path_params["id"]

@@ -51,6 +51,10 @@ CLOSE_RELAY = 1011  # the relay itself failed (Redis): reconnect
 EVENTS = "riichi:events"  # every process's bus events, to all the others
 
 
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def inbox(process: str) -> str:
     return f"riichi:proc:{process}"
 
@@ -71,6 +75,8 @@ class Relay:
         self._task: asyncio.Task[None] | None = None
         self._sent: set[asyncio.Task[None]] = set()
         registry.bus.forward = self._broadcast
+        self.sockets = SharedSockets(self)
+        self._beat: asyncio.Task[None] | None = None
 
     def _broadcast(self, event: GameFinished) -> None:
         """A bus event of this process, for the listeners of the others."""
@@ -88,10 +94,12 @@ class Relay:
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._listen(), name="relay")
+        self._beat = asyncio.create_task(self.sockets.heartbeat(), name="heartbeat")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in (self._task, self._beat):
+            if task is not None:
+                task.cancel()
         for table, viewer, pump in list(self.served.values()):
             pump.cancel()
             table.leave(viewer)
@@ -207,6 +215,60 @@ class Relay:
             await close("the table was unloaded; reconnect", CLOSE_MOVED)
             return
         self.served[conn] = (table, viewer, asyncio.create_task(pump()))
+
+
+class SharedSockets:
+    """Websockets per address, counted across the site's processes: a Redis hash per
+    address holds each process's count, and only processes whose heartbeat key is
+    alive are summed, so a dead process's connections stop counting by themselves."""
+
+    HEARTBEAT = 10.0  # seconds a process's heartbeat lasts; renewed every third of it
+
+    def __init__(self, relay: Relay) -> None:
+        self.redis = relay.redis
+        self.me = relay.me
+        self.local: dict[str, int] = {}
+
+    async def heartbeat(self) -> None:
+        while True:
+            with contextlib.suppress(Exception):
+                await self.redis.set(f"riichi:alive:{self.me}", 1, ex=int(self.HEARTBEAT))
+            await asyncio.sleep(self.HEARTBEAT / 3)
+
+    async def acquire(self, address: str, limit: int) -> bool:
+        """Count one more connection from ``address`` unless the site already holds
+        ``limit``; while Redis is out of reach, this process's own count decides."""
+        mine = self.local.get(address, 0)
+        try:
+            raw = await self.redis.hgetall(f"riichi:sockets:{address}")
+            counts = {_text(k): int(v) for k, v in raw.items()}
+            others = [p for p in counts if p != self.me]
+            alive = await self.redis.mget([f"riichi:alive:{p}" for p in others]) if others else []
+            total = mine + sum(counts[p] for p, up in zip(others, alive, strict=True) if up)
+        except Exception:
+            total = mine
+        if total >= limit:
+            return False
+        self.local[address] = mine + 1
+        await self._publish(address)
+        return True
+
+    async def release(self, address: str) -> None:
+        left = self.local.get(address, 0) - 1
+        if left > 0:
+            self.local[address] = left
+        else:
+            self.local.pop(address, None)
+        await self._publish(address)
+
+    async def _publish(self, address: str) -> None:
+        key = f"riichi:sockets:{address}"
+        with contextlib.suppress(Exception):
+            if address in self.local:
+                await self.redis.hset(key, self.me, self.local[address])
+                await self.redis.expire(key, 3600)
+            else:
+                await self.redis.hdel(key, self.me)
 
 
 class RemoteTable:
