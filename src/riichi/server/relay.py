@@ -119,7 +119,7 @@ class Relay:
                 while True:
                     item = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     if item is not None and item.get("type") == "message":
-                        await self._dispatch(json.loads(item["data"]))
+                        await self._safely(item["data"])
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis went away: relayed connections resync later
@@ -128,6 +128,16 @@ class Relay:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
                 await asyncio.sleep(RENEW_EVERY)
+
+    async def _safely(self, data: bytes | str) -> None:
+        """One message; a bad one is logged and dropped, never taken for a failure of
+        Redis (which would close every relayed connection)."""
+        try:
+            message = json.loads(data)
+            if isinstance(message, dict):
+                await self._dispatch(message)
+        except (ValueError, KeyError, TypeError):
+            log.exception("relay: a message could not be handled: %.200r", data)
 
     def _failed(self) -> None:
         """Every relayed connection, both ways, is closed: its client reconnects and
