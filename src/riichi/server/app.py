@@ -62,6 +62,7 @@ from riichi.server.table import (
     CLOSE_TOO_MANY,
     CLOSE_TOO_SLOW,
     CLOSE_UNSUPPORTED,
+    MOVED,
     LiveTable,
     NotFound,
     ProtocolError,
@@ -500,22 +501,7 @@ def create_app(
         if table is None:
             await refuse("no such table", CLOSE_NO_TABLE)
             return
-        sender = asyncio.create_task(pump(websocket, viewer))
-        closing: list[asyncio.Task[None]] = []
-
-        async def close_kicked() -> None:
-            sender.cancel()  # it may be stuck writing to a reader that does not read
-            transport = websocket.scope.get("extensions", {}).get("riichi.transport", {})
-            if viewer.code == CLOSE_TOO_SLOW and "abort" in transport:
-                # a close frame cannot get past what the peer has not read: drop it
-                transport["abort"]()
-                return
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(
-                    websocket.close(code=viewer.code, reason=viewer.reason[:100]), 2
-                )
-
-        viewer.on_kick = lambda: closing.append(asyncio.create_task(close_kicked()))
+        sender = feed(websocket, viewer)
         try:
             await listen(websocket, table, viewer)
         finally:
@@ -537,14 +523,7 @@ def create_app(
         remote.join(
             viewer, websocket.query_params.get("token"), session.account.id if session else None
         )
-        sender = asyncio.create_task(pump(websocket, viewer))
-
-        async def close_kicked() -> None:
-            sender.cancel()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(
-                    websocket.close(code=viewer.code, reason=viewer.reason[:100]), 2
-                )
+        sender = feed(websocket, viewer)
 
         async def watch_owner() -> None:  # a takeover: the client reconnects to the new owner
             await asyncio.sleep(RELAY_ANSWER)
@@ -554,12 +533,9 @@ def create_app(
                 await hub.clock.sleep_until(hub.clock.now() + RENEW_EVERY)
                 now = await asyncio.to_thread(hub.store.lease_owner, table_id)
                 if now != owner:
-                    viewer.kick(
-                        f"table {table_id} has moved to another server; reconnect", CLOSE_MOVED
-                    )
+                    reason, code = MOVED
+                    viewer.kick(reason.format(table=table_id), code)
 
-        closing: list[asyncio.Task[None]] = []
-        viewer.on_kick = lambda: closing.append(asyncio.create_task(close_kicked()))
         watcher = asyncio.create_task(watch_owner())
         try:
             await listen(websocket, remote, viewer)
@@ -567,6 +543,27 @@ def create_app(
             remote.leave(viewer)
             sender.cancel()
             watcher.cancel()
+
+    def feed(websocket: WebSocket, viewer: Viewer) -> asyncio.Task[None]:
+        """Send the viewer's outbox down the websocket (the task returned), and close
+        the connection when the viewer is kicked."""
+        sender = asyncio.create_task(pump(websocket, viewer))
+        closing: list[asyncio.Task[None]] = []
+
+        async def close_kicked() -> None:
+            sender.cancel()  # it may be stuck writing to a reader that does not read
+            transport = websocket.scope.get("extensions", {}).get("riichi.transport", {})
+            if viewer.code == CLOSE_TOO_SLOW and "abort" in transport:
+                # a close frame cannot get past what the peer has not read: drop it
+                transport["abort"]()
+                return
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(
+                    websocket.close(code=viewer.code, reason=viewer.reason[:100]), 2
+                )
+
+        viewer.on_kick = lambda: closing.append(asyncio.create_task(close_kicked()))
+        return sender
 
     async def pump(websocket: WebSocket, viewer: Viewer) -> None:
         with contextlib.suppress(Exception):

@@ -49,8 +49,8 @@ from riichi.server.ledger import ChipStore
 from riichi.server.limits import Limits
 from riichi.server.storage import NewTable, Store, StoredTable, Writer
 from riichi.server.table import (
-    CLOSE_MOVED,
-    CLOSE_NO_TABLE,
+    IDLE,
+    MOVED,
     LiveTable,
     load_match,
     start_clocks,
@@ -230,7 +230,7 @@ class Registry:
             on_idle=self._unload,
             on_finish=lambda table: self._finished(table.stored),
             delay=self.delay,
-            on_lost=self._let_go,
+            on_lost=self._unload,
             epoch=epoch,
         )
         self.tables[stored.id] = table
@@ -255,18 +255,18 @@ class Registry:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    def _let_go(self, table: LiveTable) -> None:
-        """Another process took the table's lease: this copy leaves memory (its viewers
-        were told to reconnect)."""
+    def _unload(self, table: LiveTable) -> None:
+        """The table leaves memory: finished and unwatched (storage serves it from now
+        on), or another process took its lease (its viewers were told to reconnect)."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
         table.closed = True
 
-    def _unload(self, table: LiveTable) -> None:
-        """A finished table nobody watches leaves memory; storage serves it from now on."""
-        if self.tables.get(table.id) is table:
-            del self.tables[table.id]
-        table.closed = True
+    async def _drop(self, table: LiveTable, why: tuple[str, int]) -> None:
+        """Tell the viewers why, let the table go and stop its task."""
+        table.kick_all(why)
+        self._unload(table)
+        await table.stop()
 
     async def open_table(self, new: NewTable, rules: RuleSet, seats: list[SeatSpec]) -> LiveTable:
         """Store a new table with what its plan writes, and start it."""
@@ -311,10 +311,7 @@ class Registry:
             if mine:
                 continue
             log.warning("table %s: its lease is another's now; let go", table.id)
-            for viewer in list(table.viewers):
-                viewer.kick(f"table {table.id} has moved to another server; reconnect", CLOSE_MOVED)
-            self._let_go(table)
-            await table.stop()
+            await self._drop(table, MOVED)
         if not self.shared:
             return
         # the site's count: other processes open and finish tables too
@@ -371,10 +368,5 @@ class Registry:
             if await asyncio.to_thread(self.store.close_idle, table.id, now):
                 closed += 1
                 self.live -= 1
-            table.closed = True
-            if self.tables.get(table.id) is table:
-                del self.tables[table.id]
-            for viewer in list(table.viewers):
-                viewer.kick(f"table {table.id} closed: nobody played at it", CLOSE_NO_TABLE)
-            await table.stop()
+            await self._drop(table, IDLE)
         return closed

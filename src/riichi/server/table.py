@@ -80,6 +80,8 @@ CLOSE_TOO_SLOW = 4408  # messages piled up unread
 CLOSE_TOO_MANY = 4429  # too many connections from one address, or too many messages
 CLOSE_UNSUPPORTED = 1003  # a binary frame
 CLOSE_MOVED = 4410  # another process owns the table now: reconnect
+MOVED = ("table {table} has moved to another server; reconnect", CLOSE_MOVED)
+IDLE = ("table {table} closed: nobody played at it", CLOSE_NO_TABLE)
 log = logging.getLogger(__name__)
 
 
@@ -631,11 +633,17 @@ class LiveTable:
         except LeaseLost:
             log.warning("table %s: lease lost to another process; let go", self.id)
             self.lost = True
-            for viewer in list(self.viewers):
-                viewer.kick(f"table {self.id} has moved to another server; reconnect", CLOSE_MOVED)
+            self.kick_all(MOVED)
             if self.on_lost is not None:
                 self.on_lost(self)
             raise
+
+    def kick_all(self, why: tuple[str, int]) -> None:
+        """Disconnect every viewer with a reason (``{table}`` stands for the id) and a
+        close code."""
+        reason, code = why
+        for viewer in list(self.viewers):
+            viewer.kick(reason.format(table=self.id), code)
 
     def _bot_to_move(self) -> int | None:
         if not self.bots or (self.timer is not None and self.timer.pause_until is not None):
