@@ -28,6 +28,7 @@ from server_helpers import (
     Redis,
     Seat,
     SyncSocket,
+    choose,
     free_port,
     start_server,
     stored_actions,
@@ -51,11 +52,13 @@ def play_turns(seats: list[Seat], turns: int) -> None:
             synced = seat.read_until("state")
             seat.state, seat.version = synced["state"], synced["version"]
         movers = [seat for seat in seats if seat.state["legal"]]
-        if movers:
-            movers[0].act()
-            acted += 1
-        else:
+        if not movers:
             time.sleep(0.05)  # the bots are moving
+            continue
+        mover = movers[0]
+        mover.send(mover.action(choose(mover.state)))
+        # refused when the table moved on between the two syncs: look again
+        acted += mover.read_until("ack", "error")["type"] == "ack"
 
 
 def test_a_write_without_the_lease_is_refused_and_the_table_let_go(tmp_path: Path) -> None:
