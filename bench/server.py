@@ -22,7 +22,10 @@ through one ``riichi serve --shared`` process and then through two (with
 Redis; each person connects to either process, so about half the connections
 are relayed to their table's owner): committed actions per second for each,
 and the ratio (goal 1.6); then one of the two is killed with ``kill -9`` and
-the time until the other owns all of its tables is measured. PostgreSQL and
+the time until the other owns all of its tables is measured. ``cluster-latency``:
+``--tables`` (400) at human pace over two such processes, with ``--spectators``
+(100) on one table: ack latency p50 and p99 for every action, and apart for
+the connections to the table's owner and those relayed. PostgreSQL and
 ``redis-server`` are started in a temporary directory, as the tests start them.
 """
 
@@ -39,13 +42,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 import websockets
 
-PREFERENCE = ("tsumo", "ron", "pass")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from server_helpers import Postgres, Redis, choose, postgres_bindir, write_tables
+
 SERVER_LOG = None if os.environ.get("RIICHI_BENCH_LOG") else subprocess.DEVNULL
 SERVE = os.environ.get("RIICHI_BENCH_SERVE", "-m riichi.cli").split()
 # committed actions/s: 3,000 with bots that answer at once (tsumogiri), and with bots that
@@ -53,16 +60,6 @@ SERVE = os.environ.get("RIICHI_BENCH_SERVE", "-m riichi.cli").split()
 THROUGHPUT_GOALS = {"tsumogiri": 3000.0}
 THINKING_GOAL = 1500.0
 GOALS = {"p99": 0.100}
-
-
-def choose(state: dict[str, Any]) -> dict[str, Any]:
-    legal = state["legal"]
-    for kind in PREFERENCE:
-        for action in legal:
-            if action["type"] == kind:
-                return dict(action)
-    drawn = {"type": "discard", "tile": state["drawn"]}
-    return drawn if drawn in legal else dict(legal[0])
 
 
 class Server:
@@ -121,39 +118,11 @@ class socket_port:
 def new_tables(
     db: Path | str, count: int, bots: str, length: str, rated: bool = False
 ) -> list[dict[str, Any]]:
-    """Tables written straight into the database (past the per-address creation limit);
-    the server restores them when it starts, as after a restart."""
-    from riichi.game import commitment
-    from riichi.rules import Length, find_ruleset
-    from riichi.server import Store
-    from riichi.server.storage import NewTable
-    from riichi.server.table import seat_specs
-
-    rules = find_ruleset("classic" if rated else "online").replace(length=Length(length))
-    store = Store(db if isinstance(db, str) else f"sqlite:///{db}")
-    tables = []
-    for i in range(count):
-        seats, tokens = seat_specs(["human"] + [bots] * 3)
-        seed, salt = f"bench-{i}", f"salt-{i}"
-        store.create_table(
-            NewTable(
-                id=f"bench{i:05d}",
-                rules=rules.to_dict(),
-                seed=seed,
-                salt=salt,
-                commitment=commitment(seed, salt),
-                bot_seed=f"bots-{i}",
-                seed_public=False,
-                seats=[{"kind": s.kind, "name": s.name, "token_hash": s.token_hash} for s in seats],
-                created=time.time(),
-                kind="rated" if rated else "private",
-                pool="standard" if rated else "untimed",
-                watchable=True,
-            )
-        )
-        tables.append({"id": f"bench{i:05d}", "tokens": tokens})
-    store.close()
-    return tables
+    """Tables written straight into the database; the server restores them when it
+    starts, as after a restart."""
+    url = db if isinstance(db, str) else f"sqlite:///{db}"
+    ids = [f"bench{i:05d}" for i in range(count)]
+    return write_tables(url, ids, ["human"] + [bots] * 3, length, rated)
 
 
 async def person(
@@ -297,30 +266,48 @@ def owned(db: str) -> dict[str, int]:
     return {str(owner): int(n) for owner, n in rows}
 
 
-def cluster(args: argparse.Namespace) -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+@contextmanager
+def cluster_services() -> Iterator[tuple[Any, str]]:
+    """PostgreSQL and ``redis-server`` in a temporary directory, as the tests start them:
+    yields the PostgreSQL helper (for new databases) and the Redis URL."""
     import shutil
-
-    from server_helpers import Postgres, Redis, postgres_bindir
 
     bindir, binary = postgres_bindir(), shutil.which("redis-server")
     if bindir is None or binary is None:
         raise SystemExit("cluster needs PostgreSQL and redis-server (tools/system_deps.sh)")
     pg, cache = Postgres(bindir), Redis(binary)
-    rates: list[float] = []
     try:
+        yield pg, cache.url
+    finally:
+        cache.stop()
+        pg.stop()
+
+
+@contextmanager
+def cluster_of(processes: int, db: str, redis: str, tables: int) -> Iterator[list[Server]]:
+    """``processes`` servers on ``db`` and ``redis``, once they hold every live table."""
+    servers = start_together(processes, db, ("--shared", "--redis", redis))
+    try:
+        deadline = time.monotonic() + 120  # free tables are taken 8 at a time
+        while sum(owned(db).values()) < tables:
+            if time.monotonic() > deadline:
+                raise SystemExit("the processes did not take every table")
+            time.sleep(0.5)
+        print(f"{processes} process(es): holding {owned(db)}")
+        yield servers
+    finally:
+        for server in servers:
+            if server.process.poll() is None:
+                server.stop()
+
+
+def cluster(args: argparse.Namespace) -> None:
+    rates: list[float] = []
+    with cluster_services() as (pg, redis):
         for processes in (1, 2):
             db = pg.new_database()
             tables = new_tables(db, args.tables, args.bots, "south")
-            options = ("--shared", "--redis", cache.url)
-            servers = start_together(processes, db, options)
-            try:
-                deadline = time.monotonic() + 120  # free tables are taken 8 at a time
-                while sum(owned(db).values()) < args.tables:
-                    if time.monotonic() > deadline:
-                        raise SystemExit("the processes did not take every table")
-                    time.sleep(0.5)
-                print(f"{processes} process(es): holding {owned(db)}")
+            with cluster_of(processes, db, redis, args.tables) as servers:
                 start_actions = servers[0].stored_actions()
                 start = time.monotonic()
                 asyncio.run(play([s.url for s in servers], tables, args.seconds))
@@ -341,21 +328,74 @@ def cluster(args: argparse.Namespace) -> None:
                         f"  kill -9 of one process: its tables taken over in "
                         f"{time.monotonic() - killed:.1f} s ({held})"
                     )
-            finally:
-                for server in servers:
-                    if server.process.poll() is None:
-                        server.stop()
-        ratio = rates[1] / rates[0]
-        verdict = "met" if ratio >= 1.6 else "NOT met"
-        print(f"2 processes against 1: {ratio:.2f}x (goal 1.6x: {verdict})")
-    finally:
-        cache.stop()
-        pg.stop()
+    ratio = rates[1] / rates[0]
+    verdict = "met" if ratio >= 1.6 else "NOT met"
+    print(f"2 processes against 1: {ratio:.2f}x (goal 1.6x: {verdict})")
+
+
+def table_owners(db: str) -> dict[str, str]:
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(db)
+    with engine.connect() as conn:
+        rows = conn.execute(text("select table_id, owner from leases")).all()
+    engine.dispose()
+    return {str(table): str(owner) for table, owner in rows}
+
+
+def quantiles(waits: list[float]) -> str:
+    waits = sorted(waits)
+    if not waits:
+        return "none"
+    p99 = waits[min(len(waits) - 1, int(len(waits) * 0.99))]
+    return (f"p50 {statistics.median(waits) * 1000:.1f} ms  p99 {p99 * 1000:.1f} ms  "
+            f"({len(waits)} actions)")  # fmt: skip
+
+
+def cluster_latency(args: argparse.Namespace) -> None:
+    """Human pace over two processes; each person's wait is filed as direct or relayed
+    by whether the process it talks to owns its table."""
+    with cluster_services() as (pg, redis):
+        db = pg.new_database()
+        tables = new_tables(db, args.tables, args.bots, "south")
+        with cluster_of(2, db, redis, args.tables) as servers:
+            process = [httpx.get(f"{s.url}/api/health").json()["process"] for s in servers]
+            owners = table_owners(db)
+            waits: dict[bool, list[float]] = {True: [], False: []}
+            seen = [0]
+            rng = random.Random(args.seed)
+            until = time.monotonic() + args.seconds
+
+            async def crowd() -> None:
+                jobs = []
+                for i, table in enumerate(tables):
+                    at = i % 2
+                    relayed = owners[table["id"]] != process[at]
+                    gen = random.Random(rng.random())
+                    pace = (1.0, 3.0)
+                    jobs.append(person(servers[at].url, table, until, pace, waits[relayed], gen))
+                for j in range(args.spectators):
+                    jobs.append(spectator(servers[j % 2].url, tables[0], until, seen))
+                await asyncio.gather(*jobs)
+
+            asyncio.run(crowd())
+    every = waits[True] + waits[False]
+    print(f"cluster latency: {args.tables} tables over 2 processes at human pace, "
+          f"{args.spectators} spectators ({seen[0]} messages), {args.seconds:.0f} s")  # fmt: skip
+    print(f"  every action           {quantiles(every)}")
+    print(f"  direct connections     {quantiles(waits[False])}")
+    print(f"  relayed connections    {quantiles(waits[True])}")
+    if every:
+        p99 = sorted(every)[min(len(every) - 1, int(len(every) * 0.99))]
+        verdict = "met" if p99 < GOALS["p99"] else "NOT met"
+        print(f"  goal p99 < {GOALS['p99'] * 1000:.0f} ms: {verdict}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=["throughput", "latency", "rated", "cluster"])
+    parser.add_argument(
+        "mode", choices=["throughput", "latency", "rated", "cluster", "cluster-latency"]
+    )
     parser.add_argument("--sweep", default="50,100,200,400", help="rated: numbers of tables")
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--spectators", type=int, default=None)
@@ -364,16 +404,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     if args.spectators is None:
-        args.spectators = 100 if args.mode == "latency" else 0
+        args.spectators = 100 if args.mode in ("latency", "cluster-latency") else 0
     if args.mode == "rated":
         args.spectators = 0
         args.bots = "defensive"
     if args.seconds is None:
-        args.seconds = {"latency": 60.0, "rated": 45.0}.get(args.mode, 30.0)
+        seconds = {"latency": 60.0, "cluster-latency": 60.0, "rated": 45.0}
+        args.seconds = seconds.get(args.mode, 30.0)
     if args.mode == "cluster":
         if args.tables == 200:  # the default of the other modes
             args.tables = 100
         cluster(args)
+        return
+    if args.mode == "cluster-latency":
+        if args.tables == 200:
+            args.tables = 400
+        cluster_latency(args)
         return
     if args.mode != "rated":
         asyncio.run(run(args))

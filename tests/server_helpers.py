@@ -299,6 +299,57 @@ def older_database(path: Path, revision: str, *statements: tuple[str, tuple[Any,
     return url
 
 
+def write_tables(
+    url: str,
+    ids: list[str],
+    kinds: list[str],
+    length: str = "south",
+    rated: bool = False,
+    preset: str | None = None,
+) -> list[dict[str, Any]]:
+    """Live tables written straight into a database (past the per-address creation
+    limit), as a server finds them when it starts or looks for free tables; their
+    seeds follow from their ids, so the same ids deal the same games anywhere.
+    Returns each table's id and seat tokens."""
+    from riichi.game import commitment
+    from riichi.rules import Length, find_ruleset
+    from riichi.server import Store
+    from riichi.server.storage import NewTable
+    from riichi.server.table import seat_specs
+
+    preset = preset or ("classic" if rated else "online")
+    rules = find_ruleset(preset).replace(length=Length(length))
+    store = Store(url)
+    tables = []
+    try:
+        for table_id in ids:
+            seats, tokens = seat_specs(kinds)
+            seed, salt = f"seed-{table_id}", f"salt-{table_id}"
+            store.create_table(
+                NewTable(
+                    id=table_id,
+                    rules=rules.to_dict(),
+                    seed=seed,
+                    salt=salt,
+                    commitment=commitment(seed, salt),
+                    bot_seed=f"bots-{table_id}",
+                    seed_public=False,
+                    seats=[
+                        {"kind": s.kind, "name": s.name, "token_hash": s.token_hash}
+                        for s in seats
+                    ],
+                    created=time.time(),
+                    kind="rated" if rated else "private",
+                    pool="standard" if rated else "untimed",
+                    watchable=True,
+                )
+            )
+            tables.append({"id": table_id, "tokens": tokens})
+    finally:
+        store.close()
+    return tables
+
+
 def stored_actions(url: str, table_id: str) -> list[tuple[int, str, bool]]:
     """A table's stored actions as (seat, action JSON, was a timeout), read directly."""
     from sqlalchemy import create_engine, text

@@ -32,6 +32,7 @@ from server_helpers import (
     free_port,
     start_server,
     stored_actions,
+    write_tables,
 )
 from test_server_security import Recorder, leaks_in
 
@@ -490,3 +491,113 @@ def test_the_connections_of_one_address_are_counted_across_processes(
         for process in servers:
             process.terminate()
             process.wait(15)
+
+
+def play_to_the_end(table: dict[str, Any], port: int, others: list[int], killed: Any) -> int:
+    """One person's game across a kill: a few actions at ``port``, then (once the kill
+    is announced) on to the end, reconnecting to one of ``others`` whenever the
+    connection drops; each new connection starts at or past the last acknowledged
+    version, with the same history. Returns how many times it reconnected."""
+    ws = seat_socket(port, table, 0)
+    seat = Seat(SyncSocket(ws))
+    acked, moves = seat.version, 0
+    for _ in range(3):
+        seat.await_turn()
+        if seat.state["over"]:
+            break
+        acked = seat.act()["version"]
+    killed.wait()
+    while True:
+        try:
+            while not seat.state["over"]:
+                if seat.state["legal"]:
+                    acked = seat.act()["version"]
+                else:
+                    seat.read_until("update")
+            ws.close()
+            return moves
+        except ConnectionClosed:
+            ws.close()
+            ws, again = reconnect(others[moves % len(others)], table, 0, TAKEOVER_BOUND + 20)
+            assert again.version >= acked, "an acknowledged action was lost"
+            assert again.events[: len(seat.events)] == seat.events, "the history changed"
+            seat, moves = again, moves + 1
+
+
+def test_a_third_process_dies_and_every_game_is_the_one_one_process_plays(
+    shared: str, redis_server: Redis, tmp_path: Path
+) -> None:
+    """Three processes on one PostgreSQL and one Redis, 20 live tables, each person
+    connected to the process after its table's (most are relayed). kill -9 the owner
+    of half the tables mid-play: the other two take them over within the bound, every
+    person goes on from its last acknowledged version, and every finished game is
+    action for action the one a single process stores for the same tables."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    ports = [free_port() for _ in range(3)]
+    options = ("--shared", "--redis", redis_server.url)
+    kinds = ["human", "efficiency", "efficiency", "efficiency"]
+    ids = [f"t{n:02d}" for n in range(20)]
+    store = Store(shared)
+    servers = []
+
+    def owners() -> dict[str, str | None]:
+        return {t: store.lease_owner(t) for t in ids}
+
+    def wait_for(done: Any, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while not done():
+            assert time.monotonic() < deadline, owners()
+            time.sleep(0.2)
+
+    try:
+        # the first process alone takes the first ten tables; the two others the rest
+        tables = write_tables(shared, ids[:10], kinds, "one-hand", preset="classic")
+        servers.append(start_server(shared, ports[0], tmp_path / "0.log", *options))
+        wait_for(lambda: all(owners()[t] for t in ids[:10]), 30)
+        doomed = owners()[ids[0]]
+        for n in (1, 2):
+            servers.append(start_server(shared, ports[n], tmp_path / f"{n}.log", *options))
+        tables += write_tables(shared, ids[10:], kinds, "one-hand", preset="classic")
+        wait_for(lambda: all(owners().values()), 30)
+        before = owners()
+        assert sum(owner == doomed for owner in before.values()) == 10
+        assert len(set(before.values())) == 3
+        killed = threading.Event()
+        with ThreadPoolExecutor(len(tables)) as pool:
+            games = [
+                pool.submit(play_to_the_end, table, ports[n % 3], ports[1:], killed)
+                for n, table in enumerate(tables)
+            ]
+            time.sleep(1.0)  # everyone has made a move or two
+            servers[0].kill()
+            servers[0].wait(10)
+            at = time.monotonic()
+            killed.set()
+            wait_for(lambda: doomed not in owners().values(), TAKEOVER_BOUND + 10)
+            took = time.monotonic() - at
+            moved = [game.result(timeout=300) for game in games]
+        assert took < TAKEOVER_BOUND + 5, f"taken over after {took:.1f} s"
+        assert sum(moved) >= 10  # at least the people of the dead process's tables moved
+        for table_id in ids:
+            stored = store.get_table(table_id)
+            assert stored is not None and stored.status == "over", table_id
+    finally:
+        for process in servers:
+            if process.poll() is None:
+                process.terminate()
+                process.wait(10)
+        store.close()
+    # the same tables, once more, on a single process
+    alone = f"sqlite:///{tmp_path / 'alone.db'}"
+    reference = write_tables(alone, ids, kinds, "one-hand", preset="classic")
+    with TestClient(create_app(alone, clock=FakeClock(time.time()))) as client:
+        for table in reference:
+            url = f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
+            with client.websocket_connect(url) as ws:
+                Seat(ws).play()
+    played = {table_id: stored_actions(shared, table_id) for table_id in ids}
+    assert sum(map(len, played.values())) > 20 * len(ids)
+    for table_id in ids:
+        assert played[table_id] == stored_actions(alone, table_id), table_id

@@ -412,6 +412,19 @@ def create_app(
             return JSONResponse(await desk.close_registration(session.account, tid))
         raise NotFound(f"no tournament action {excerpt(action)}")
 
+    async def health(request: Request) -> Response:
+        """What a load balancer probes: this process is up, which process it is (the
+        owner named in the leases it holds) and how many tables it runs."""
+        hub = server()
+        return JSONResponse(
+            {
+                "ok": True,
+                "process": hub.registry.owner,
+                "shared": hub.registry.shared,
+                "tables": len(hub.registry.tables),
+            }
+        )
+
     async def presets(request: Request) -> Response:
         return JSONResponse(
             [
@@ -606,6 +619,7 @@ def create_app(
         Route("/tournament/{id}", page),
         Route("/chips", page),
         Route("/compare/{a}/{b}", page),
+        Route("/api/health", health),
         Route("/api/presets", presets),
         Route("/api/register", register, methods=["POST"]),
         Route("/api/signin", sign_in, methods=["POST"]),

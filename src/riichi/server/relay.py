@@ -212,7 +212,8 @@ class Relay:
                     await self.publish(process, {"op": "out", "conn": conn, "text": text})
             except asyncio.CancelledError:
                 raise
-            except Exception:  # Redis: the relaying process closes its end too
+            except Exception as exc:  # Redis: the relaying process closes its end too
+                log.warning("relay: an update for %s failed (%r)", process, exc)
                 self.served.pop(conn, None)
                 table.leave(viewer)
 
@@ -298,7 +299,8 @@ class RemoteTable:
         while (message := await self._out.get()) is not None:
             try:
                 await self.relay.publish(self.owner, {"conn": self.conn, **message})
-            except Exception:
+            except Exception as exc:
+                log.warning("relay: %s to %s failed (%r)", message["op"], self.owner, exc)
                 viewer.kick("the relay to the table failed; reconnect", CLOSE_RELAY)
                 return
             if message["op"] == "leave":
