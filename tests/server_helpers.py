@@ -335,8 +335,7 @@ def write_tables(
                     bot_seed=f"bots-{table_id}",
                     seed_public=False,
                     seats=[
-                        {"kind": s.kind, "name": s.name, "token_hash": s.token_hash}
-                        for s in seats
+                        {"kind": s.kind, "name": s.name, "token_hash": s.token_hash} for s in seats
                     ],
                     created=time.time(),
                     kind="rated" if rated else "private",
