@@ -42,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -132,11 +133,31 @@ async def person(
     pace: tuple[float, float] | None,
     waits: list[float],
     rng: random.Random,
+    drops: list[str] | None = None,
 ) -> None:
     """Play one seat until time is up; record each action's wait for its ack (after the
-    first five seconds, while the server restores its tables and everyone connects)."""
+    first five seconds, while the server restores its tables and everyone connects).
+    A dropped connection is reconnected, as a client does, and noted in ``drops``."""
     warm = time.monotonic() + 5.0
     ws_url = url.replace("http", "ws") + f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
+    while True:
+        try:
+            await seat(ws_url, until, pace, waits, rng, warm)
+            return
+        except websockets.ConnectionClosed as closed:
+            if drops is None:
+                raise
+            drops.append(f"{closed.rcvd.reason if closed.rcvd else 'no close frame'}")
+
+
+async def seat(
+    ws_url: str,
+    until: float,
+    pace: tuple[float, float] | None,
+    waits: list[float],
+    rng: random.Random,
+    warm: float,
+) -> None:
     async with websockets.connect(ws_url, max_size=None) as ws:
         version, state = -1, None
         pending: float | None = None
@@ -301,6 +322,34 @@ def cluster_of(processes: int, db: str, redis: str, tables: int) -> Iterator[lis
                 server.stop()
 
 
+def cpu_seconds(servers: list[Server]) -> dict[str, float]:
+    """CPU time used so far by the servers, PostgreSQL, Redis and this load generator
+    (from /proc): where the machine's cores went."""
+    tick = os.sysconf("SC_CLK_TCK")
+    ours = {s.process.pid for s in servers}
+    used = {"servers": 0.0, "postgres": 0.0, "redis": 0.0, "load": 0.0}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        seconds = (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+        pid = int(entry.name)
+        if pid in ours:
+            used["servers"] += seconds
+        elif pid == os.getpid():
+            used["load"] += seconds
+        elif name == "postgres":
+            used["postgres"] += seconds
+        elif name.startswith("redis-server"):
+            used["redis"] += seconds
+    return used
+
+
 def cluster(args: argparse.Namespace) -> None:
     rates: list[float] = []
     with cluster_services() as (pg, redis):
@@ -309,12 +358,15 @@ def cluster(args: argparse.Namespace) -> None:
             tables = new_tables(db, args.tables, args.bots, "south")
             with cluster_of(processes, db, redis, args.tables) as servers:
                 start_actions = servers[0].stored_actions()
-                start = time.monotonic()
+                start, cpu = time.monotonic(), cpu_seconds(servers)
                 asyncio.run(play([s.url for s in servers], tables, args.seconds))
                 elapsed = time.monotonic() - start
                 rate = (servers[0].stored_actions() - start_actions) / elapsed
                 rates.append(rate)
                 print(f"  committed actions      {rate:,.0f}/s over {elapsed:.1f} s")
+                spent = {k: v - cpu[k] for k, v in cpu_seconds(servers).items()}
+                shares = ", ".join(f"{k} {v / elapsed:.2f}" for k, v in spent.items())
+                print(f"  cores busy             {shares} (of {os.cpu_count()})")
                 if processes == 2:
                     held = owned(db)
                     killed = time.monotonic()
@@ -363,6 +415,7 @@ def cluster_latency(args: argparse.Namespace) -> None:
             owners = table_owners(db)
             waits: dict[bool, list[float]] = {True: [], False: []}
             seen = [0]
+            drops: list[str] = []
             rng = random.Random(args.seed)
             until = time.monotonic() + args.seconds
 
@@ -373,18 +426,26 @@ def cluster_latency(args: argparse.Namespace) -> None:
                     relayed = owners[table["id"]] != process[at]
                     gen = random.Random(rng.random())
                     pace = (1.0, 3.0)
-                    jobs.append(person(servers[at].url, table, until, pace, waits[relayed], gen))
+                    jobs.append(
+                        person(servers[at].url, table, until, pace, waits[relayed], gen, drops)
+                    )
                 for j in range(args.spectators):
                     jobs.append(spectator(servers[j % 2].url, tables[0], until, seen))
                 await asyncio.gather(*jobs)
 
+            cpu = cpu_seconds(servers)
             asyncio.run(crowd())
+            spent = {k: v - cpu[k] for k, v in cpu_seconds(servers).items()}
     every = waits[True] + waits[False]
     print(f"cluster latency: {args.tables} tables over 2 processes at human pace, "
           f"{args.spectators} spectators ({seen[0]} messages), {args.seconds:.0f} s")  # fmt: skip
     print(f"  every action           {quantiles(every)}")
     print(f"  direct connections     {quantiles(waits[False])}")
     print(f"  relayed connections    {quantiles(waits[True])}")
+    shares = ", ".join(f"{k} {v / args.seconds:.2f}" for k, v in spent.items())
+    print(f"  cores busy             {shares} (of {os.cpu_count()})")
+    reasons = ", ".join(f"{n} {why}" for why, n in Counter(drops).most_common())
+    print(f"  connections dropped    {len(drops)}{': ' if drops else ''}{reasons}")
     if every:
         p99 = sorted(every)[min(len(every) - 1, int(len(every) * 0.99))]
         verdict = "met" if p99 < GOALS["p99"] else "NOT met"

@@ -601,3 +601,42 @@ def test_a_third_process_dies_and_every_game_is_the_one_one_process_plays(
     assert sum(map(len, played.values())) > 20 * len(ids)
     for table_id in ids:
         assert played[table_id] == stored_actions(alone, table_id), table_id
+
+
+def test_a_crowd_relayed_at_once_is_served(
+    shared: str, redis_server: Redis, tmp_path: Path
+) -> None:
+    """150 spectators reach a table through the process that does not own it, all at
+    once: every one is welcomed (the relay's publishes wait for a connection of a
+    bounded pool rather than fail past its size) and learns how many watch, without
+    a message per arrival piling up unread until it is dropped as too slow."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    ports = [free_port(), free_port()]
+    options = ("--shared", "--redis", redis_server.url, "--sockets-per-address", "1000")
+    servers = [
+        start_server(shared, p, tmp_path / f"{n}.log", *options) for n, p in enumerate(ports)
+    ]
+    try:
+        body = {**TABLE, "watchable": True}
+        table = httpx.post(f"http://127.0.0.1:{ports[0]}/api/tables", json=body).json()
+        watch = f"ws://127.0.0.1:{ports[1]}/ws/tables/{table['id']}"
+
+        def spectator(_: int) -> Any:
+            ws = connect(watch, open_timeout=30)
+            hello = json.loads(ws.recv(timeout=30))
+            assert hello["type"] == "hello", hello
+            return ws
+
+        with ThreadPoolExecutor(50) as pool:
+            crowd = list(pool.map(spectator, range(150)))
+        for ws in crowd:  # the count reaches all, without flooding anyone
+            while True:
+                message = json.loads(ws.recv(timeout=30))
+                if message["type"] == "spectators" and message["count"] == len(crowd):
+                    break
+            ws.close()
+    finally:
+        for process in servers:
+            process.terminate()
+            process.wait(15)

@@ -46,6 +46,7 @@ from riichi.server.table import (
 
 log = logging.getLogger(__name__)
 CLOSE_RELAY = 1011  # the relay itself failed (Redis): reconnect
+REDIS_CONNECTIONS = 32  # per process: the channel's, and the publishes in flight
 
 
 EVENTS = "riichi:events"  # every process's bus events, to all the others
@@ -64,8 +65,17 @@ class Relay:
     clients, and those it serves as the owner for other processes."""
 
     def __init__(self, url: str, registry: Registry, limits: Limits) -> None:
-        # bounded waits: a Redis that hangs is a Redis that failed (see _listen)
-        self.redis = redis.Redis.from_url(url, socket_timeout=5.0, socket_connect_timeout=5.0)
+        # bounded waits: a Redis that hangs is a Redis that failed (see _listen); a
+        # bounded pool whose callers wait their turn, not one connection per publish in
+        # flight (hundreds under load)
+        pool = redis.BlockingConnectionPool.from_url(
+            url,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=5.0,
+            socket_timeout=5.0,
+            socket_connect_timeout=5.0,
+        )
+        self.redis = redis.Redis.from_pool(pool)  # closed with it
         self.registry = registry
         self.limits = limits
         self.me = registry.owner
@@ -159,7 +169,8 @@ class Relay:
             viewer = self.local.get(conn)
             if viewer is not None:
                 self.heard.add(conn)
-                viewer.put(str(message["text"]))
+                for text in message["texts"]:
+                    viewer.put(str(text))
         elif op == "close":
             viewer = self.local.get(conn)
             if viewer is not None:
@@ -208,8 +219,11 @@ class Relay:
         async def pump() -> None:
             try:
                 while True:
-                    text = await viewer.next()
-                    await self.publish(process, {"op": "out", "conn": conn, "text": text})
+                    # what piled up while the last publish was in flight goes as one
+                    texts = [await viewer.next()]
+                    while viewer.waiting():
+                        texts.append(await viewer.next())
+                    await self.publish(process, {"op": "out", "conn": conn, "texts": texts})
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis: the relaying process closes its end too

@@ -83,6 +83,7 @@ CLOSE_MOVED = 4410  # another process owns the table now: reconnect
 MOVED = ("table {table} has moved to another server; reconnect", CLOSE_MOVED)
 IDLE = ("table {table} closed: nobody played at it", CLOSE_NO_TABLE)
 log = logging.getLogger(__name__)
+SPECTATORS_EVERY = 1.0  # seconds: the spectator count is sent no more often
 
 
 class ProtocolError(RiichiError):
@@ -187,6 +188,12 @@ class Viewer:
             self.outbox.qsize() >= self.limits.outbox_messages
             or self.queued_bytes + len(text) > self.limits.outbox_bytes
         ):
+            log.info(
+                "a viewer (seat %s) too slow: %d messages, %d bytes unread; disconnected",
+                self.seat,
+                self.outbox.qsize(),
+                self.queued_bytes,
+            )
             self.kick("too slow: messages piled up unread; reconnect to resync")
             return
         self.queued_bytes += len(text)
@@ -194,6 +201,10 @@ class Viewer:
 
     def put_json(self, message: dict[str, Any]) -> None:
         self.put(to_json(message))
+
+    def waiting(self) -> bool:
+        """Whether a message is queued (``next`` would not wait)."""
+        return not self.outbox.empty()
 
     async def next(self) -> str:
         text = await self.outbox.get()
@@ -256,6 +267,8 @@ class LiveTable:
         self.delay = delay
         self.view: DelayedView | None = None  # while anyone spectates
         self.spectators = 0
+        self._count_sent = -SPECTATORS_EVERY  # when the count was last sent (loop time)
+        self._count_later: asyncio.TimerHandle | None = None
         self.bots: dict[int, Bot] = {
             s: make_bot(spec.kind, f"{stored.bot_seed}/{s}")
             for s, spec in enumerate(seats)
@@ -291,6 +304,8 @@ class LiveTable:
             self._task = asyncio.create_task(self._run(), name=f"table {self.id}")
 
     async def stop(self) -> None:
+        if self._count_later is not None:
+            self._count_later.cancel()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -682,6 +697,21 @@ class LiveTable:
             self.view = None  # nobody watches: stop following
         elif self.view is None:
             self.view = DelayedView(self.match, self.delay)
+        # At most one count a SPECTATORS_EVERY, the latest: a crowd arriving at once
+        # would otherwise send each of its members a message per arrival (n^2) and
+        # fill their outboxes before they read the first.
+        if self._count_later is not None:
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._count_sent + SPECTATORS_EVERY - loop.time()
+        if wait <= 0:
+            self._send_count()
+        else:
+            self._count_later = loop.call_later(wait, self._send_count)
+
+    def _send_count(self) -> None:
+        self._count_later = None
+        self._count_sent = asyncio.get_running_loop().time()
         text = to_json({"type": "spectators", "count": self.spectators})
         for viewer in list(self.viewers):
             viewer.put(text)
