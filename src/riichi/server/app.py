@@ -37,7 +37,6 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from riichi.errors import excerpt
 from riichi.platform import AccountError
 from riichi.platform.chips import account_ledger
-from riichi.platform.leases import RENEW_EVERY
 from riichi.platform.matchmaking import FILL_AFTER
 from riichi.platform.spectating import HAND, Delay
 from riichi.rules import PRESETS
@@ -62,7 +61,6 @@ from riichi.server.table import (
     CLOSE_TOO_MANY,
     CLOSE_TOO_SLOW,
     CLOSE_UNSUPPORTED,
-    MOVED,
     LiveTable,
     NotFound,
     ProtocolError,
@@ -532,22 +530,14 @@ def create_app(
             return
         session = await session_of(websocket)
         viewer = Viewer(None, limits)
-        remote = RemoteTable(hub.relay, owner, table_id)
-        remote.join(
-            viewer, websocket.query_params.get("token"), session.account.id if session else None
-        )
+        remote = RemoteTable(hub.relay, owner, table_id, viewer)
+        remote.join(websocket.query_params.get("token"), session.account.id if session else None)
         sender = feed(websocket, viewer)
 
-        async def watch_owner() -> None:  # a takeover: the client reconnects to the new owner
+        async def watch_owner() -> None:  # (a later takeover: Relay._watch_owners)
             await asyncio.sleep(RELAY_ANSWER)
             if not remote.answered:
                 viewer.kick("the table's server did not answer; reconnect", CLOSE_RELAY)
-            while True:
-                await hub.clock.sleep_until(hub.clock.now() + RENEW_EVERY)
-                now = await asyncio.to_thread(hub.store.lease_owner, table_id)
-                if now != owner:
-                    reason, code = MOVED
-                    viewer.kick(reason.format(table=table_id), code)
 
         watcher = asyncio.create_task(watch_owner())
         try:

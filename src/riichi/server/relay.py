@@ -39,6 +39,7 @@ from riichi.server.table import (
     CLOSE_MOVED,
     CLOSE_NO_TABLE,
     CLOSE_REFUSED,
+    MOVED,
     LiveTable,
     ProtocolError,
     Viewer,
@@ -79,7 +80,7 @@ class Relay:
         self.registry = registry
         self.limits = limits
         self.me = registry.owner
-        self.local: dict[str, Viewer] = {}  # connection -> its viewer here (relayed out)
+        self.local: dict[str, RemoteTable] = {}  # connection -> its end here (relayed out)
         self.heard: set[str] = set()  # ... those the owner has answered
         self.served: dict[str, tuple[LiveTable, Viewer, asyncio.Task[None]]] = {}
         self._task: asyncio.Task[None] | None = None
@@ -87,6 +88,7 @@ class Relay:
         registry.bus.forward = self._broadcast
         self.sockets = SharedSockets(self)
         self._beat: asyncio.Task[None] | None = None
+        self._owners: asyncio.Task[None] | None = None
 
     def _broadcast(self, event: GameFinished) -> None:
         """A bus event of this process, for the listeners of the others."""
@@ -105,9 +107,10 @@ class Relay:
     async def start(self) -> None:
         self._task = asyncio.create_task(self._listen(), name="relay")
         self._beat = asyncio.create_task(self.sockets.heartbeat(), name="heartbeat")
+        self._owners = asyncio.create_task(self._watch_owners(), name="relayed owners")
 
     async def close(self) -> None:
-        for task in (self._task, self._beat):
+        for task in (self._task, self._beat, self._owners):
             if task is not None:
                 task.cancel()
         for table, viewer, pump in list(self.served.values()):
@@ -149,11 +152,31 @@ class Relay:
         except (ValueError, KeyError, TypeError):
             log.exception("relay: a message could not be handled: %.200r", data)
 
+    async def _watch_owners(self) -> None:
+        """A takeover: every relayed connection to a table whose owner changed is told
+        to reconnect (to the new owner). One query a round for all of them."""
+        clock = self.registry.clock
+        while True:
+            await clock.sleep_until(clock.now() + RENEW_EVERY)
+            remotes = list(self.local.values())
+            if not remotes:
+                continue
+            try:
+                tables = {remote.table_id for remote in remotes}
+                owners = await asyncio.to_thread(self.registry.store.lease_owners, tables)
+            except Exception:  # the database: the next round looks again
+                log.exception("relay: the owners of relayed tables could not be read")
+                continue
+            for remote in remotes:
+                if owners.get(remote.table_id) != remote.owner:
+                    reason, code = MOVED
+                    remote.viewer.kick(reason.format(table=remote.table_id), code)
+
     def _failed(self) -> None:
         """Every relayed connection, both ways, is closed: its client reconnects and
         resyncs once Redis is back; the tables this process owns play on."""
-        for viewer in list(self.local.values()):
-            viewer.kick("the relay to the table failed; reconnect", CLOSE_RELAY)
+        for remote in list(self.local.values()):
+            remote.viewer.kick("the relay to the table failed; reconnect", CLOSE_RELAY)
         for conn, (table, viewer, pump) in list(self.served.items()):
             pump.cancel()
             table.leave(viewer)
@@ -166,15 +189,16 @@ class Relay:
                 fields = {k: message[k] for k in ("table_id", "kind", "finished")}
                 self.registry.bus.deliver(GameFinished(**fields))
         elif op == "out":  # for a client this process relays for
-            viewer = self.local.get(conn)
-            if viewer is not None:
+            remote = self.local.get(conn)
+            if remote is not None:
                 self.heard.add(conn)
                 for text in message["texts"]:
-                    viewer.put(str(text))
+                    remote.viewer.put(str(text))
         elif op == "close":
-            viewer = self.local.get(conn)
-            if viewer is not None:
-                viewer.kick(str(message.get("reason", "")), int(message.get("code", CLOSE_MOVED)))
+            remote = self.local.get(conn)
+            if remote is not None:
+                reason, code = str(message.get("reason", "")), int(message.get("code", CLOSE_MOVED))
+                remote.viewer.kick(reason, code)
         elif op == "join":  # this process owns the table
             await self._join(conn, message)
         elif op == "message":
@@ -301,10 +325,11 @@ class RemoteTable:
     sends goes to the owner, in order; what the owner sends arrives in the local
     viewer."""
 
-    def __init__(self, relay: Relay, owner: str, table_id: str) -> None:
+    def __init__(self, relay: Relay, owner: str, table_id: str, viewer: Viewer) -> None:
         self.relay = relay
         self.owner = owner
         self.table_id = table_id
+        self.viewer = viewer
         self.conn = f"{relay.me}:{secrets.token_hex(8)}"
         self._out: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self._sender: asyncio.Task[None] | None = None
@@ -320,9 +345,9 @@ class RemoteTable:
             if message["op"] == "leave":
                 return
 
-    def join(self, viewer: Viewer, token: str | None, account: int | None) -> None:
-        self.relay.local[self.conn] = viewer
-        self._sender = asyncio.create_task(self._send(viewer))
+    def join(self, token: str | None, account: int | None) -> None:
+        self.relay.local[self.conn] = self
+        self._sender = asyncio.create_task(self._send(self.viewer))
         join = {"op": "join", "table": self.table_id, "token": token, "account": account}
         self._out.put_nowait(join)
 

@@ -20,7 +20,7 @@ import json
 import logging
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -605,11 +605,18 @@ class Store:
 
     def lease_owner(self, table_id: str) -> str | None:
         """The process that holds a table's lease, if any."""
+        return self.lease_owners([table_id]).get(table_id)
+
+    def lease_owners(self, table_ids: Iterable[str]) -> dict[str, str]:
+        """The processes that hold these tables' leases (a table without one is left
+        out)."""
         with self.engine.connect() as conn:
-            found = conn.execute(
-                select(leases.c.owner).where(leases.c.table_id == table_id)
-            ).scalar_one_or_none()
-        return None if found is None else str(found)
+            rows = conn.execute(
+                select(leases.c.table_id, leases.c.owner).where(
+                    leases.c.table_id.in_(list(table_ids))
+                )
+            ).all()
+        return {str(table_id): str(owner) for table_id, owner in rows}
 
     def release(self, table_id: str, owner: str) -> None:
         """Give up a lease (its game is over, or its table closed)."""
