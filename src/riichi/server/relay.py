@@ -48,6 +48,7 @@ from riichi.server.table import (
 log = logging.getLogger(__name__)
 CLOSE_RELAY = 1011  # the relay itself failed (Redis): reconnect
 REDIS_CONNECTIONS = 32  # per process: the channel's, and the publishes in flight
+OUTGOING = 20_000  # messages waiting for one process before Redis counts as failed
 
 
 EVENTS = "riichi:events"  # every process's bus events, to all the others
@@ -85,6 +86,9 @@ class Relay:
         self.served: dict[str, tuple[LiveTable, Viewer, asyncio.Task[None]]] = {}
         self._task: asyncio.Task[None] | None = None
         self._sent: set[asyncio.Task[None]] = set()
+        # what waits to go to each process, in order, and the task sending it
+        self._outgoing: dict[str, list[dict[str, Any]]] = {}
+        self._flushing: dict[str, asyncio.Task[None]] = {}
         registry.bus.forward = self._broadcast
         self.sockets = SharedSockets(self)
         self._beat: asyncio.Task[None] | None = None
@@ -119,8 +123,32 @@ class Relay:
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
-    async def publish(self, process: str, message: dict[str, Any]) -> None:
-        await self.redis.publish(inbox(process), json.dumps(message))
+    def post(self, process: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to ``process``: what queues up for one process while a
+        publish is in flight goes in the next one, in order (a publish per message
+        cost a third of a relaying process's time under load). Redis too slow or gone
+        past ``OUTGOING`` waiting messages is Redis failed."""
+        waiting = self._outgoing.setdefault(process, [])
+        waiting.append(message)
+        if len(waiting) > OUTGOING:
+            log.warning("relay: %d messages wait for %s; Redis is too slow", len(waiting), process)
+            self._outgoing.pop(process, None)
+            self._failed()
+            return
+        if process not in self._flushing:
+            task = asyncio.create_task(self._flush(process))
+            self._flushing[process] = task
+
+    async def _flush(self, process: str) -> None:
+        try:
+            while batch := self._outgoing.pop(process, None):
+                await self.redis.publish(inbox(process), json.dumps(batch))
+        except Exception as exc:
+            log.warning("relay: a publish to %s failed (%r)", process, exc)
+            self._outgoing.pop(process, None)
+            self._failed()
+        finally:
+            self._flushing.pop(process, None)
 
     async def _listen(self) -> None:
         """This process's channel, subscribed again (every few seconds) after Redis
@@ -146,9 +174,10 @@ class Relay:
         """One message; a bad one is logged and dropped, never taken for a failure of
         Redis (which would close every relayed connection)."""
         try:
-            message = json.loads(data)
-            if isinstance(message, dict):
-                await self._dispatch(message)
+            batch = json.loads(data)
+            for message in batch if isinstance(batch, list) else [batch]:
+                if isinstance(message, dict):
+                    await self._dispatch(message)
         except (ValueError, KeyError, TypeError):
             log.exception("relay: a message could not be handled: %.200r", data)
 
@@ -215,19 +244,17 @@ class Relay:
     async def _join(self, conn: str, message: dict[str, Any]) -> None:
         process = conn.split(":", 1)[0]
 
-        async def close(reason: str, code: int) -> None:
-            await self.publish(
-                process, {"op": "close", "conn": conn, "reason": reason, "code": code}
-            )
+        def close(reason: str, code: int) -> None:
+            self.post(process, {"op": "close", "conn": conn, "reason": reason, "code": code})
 
         table_id = str(message.get("table"))
         try:
             table = await self.registry.table(table_id)
         except Elsewhere as exc:
-            await close(f"{exc}; reconnect", CLOSE_MOVED)
+            close(f"{exc}; reconnect", CLOSE_MOVED)
             return
         if table is None or table.lost:
-            await close("no such table", CLOSE_NO_TABLE)
+            close("no such table", CLOSE_NO_TABLE)
             return
         account = message.get("account")
         token = message.get("token")
@@ -237,31 +264,23 @@ class Relay:
                 account if isinstance(account, int) else None,
             )
         except ProtocolError as exc:
-            await close(str(exc), CLOSE_REFUSED)
+            close(str(exc), CLOSE_REFUSED)
             return
 
         async def pump() -> None:
-            try:
-                while True:
-                    # what piled up while the last publish was in flight goes as one
-                    texts = [await viewer.next()]
-                    while viewer.waiting():
-                        texts.append(await viewer.next())
-                    await self.publish(process, {"op": "out", "conn": conn, "texts": texts})
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # Redis: the relaying process closes its end too
-                log.warning("relay: an update for %s failed (%r)", process, exc)
-                self.served.pop(conn, None)
-                table.leave(viewer)
+            while True:
+                texts = [await viewer.next()]
+                while viewer.waiting():
+                    texts.append(await viewer.next())
+                self.post(process, {"op": "out", "conn": conn, "texts": texts})
 
         def kicked() -> None:
-            task = asyncio.create_task(close(viewer.reason, viewer.code))
-            task.add_done_callback(lambda _: self.served.pop(conn, None))
+            close(viewer.reason, viewer.code)
+            self.served.pop(conn, None)
 
         viewer.on_kick = kicked
         if not table.join(viewer):
-            await close("the table was unloaded; reconnect", CLOSE_MOVED)
+            close("the table was unloaded; reconnect", CLOSE_MOVED)
             return
         self.served[conn] = (table, viewer, asyncio.create_task(pump()))
 
@@ -331,28 +350,14 @@ class RemoteTable:
         self.table_id = table_id
         self.viewer = viewer
         self.conn = f"{relay.me}:{secrets.token_hex(8)}"
-        self._out: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self._sender: asyncio.Task[None] | None = None
-
-    async def _send(self, viewer: Viewer) -> None:
-        while (message := await self._out.get()) is not None:
-            try:
-                await self.relay.publish(self.owner, {"conn": self.conn, **message})
-            except Exception as exc:
-                log.warning("relay: %s to %s failed (%r)", message["op"], self.owner, exc)
-                viewer.kick("the relay to the table failed; reconnect", CLOSE_RELAY)
-                return
-            if message["op"] == "leave":
-                return
 
     def join(self, token: str | None, account: int | None) -> None:
         self.relay.local[self.conn] = self
-        self._sender = asyncio.create_task(self._send(self.viewer))
         join = {"op": "join", "table": self.table_id, "token": token, "account": account}
-        self._out.put_nowait(join)
+        self.relay.post(self.owner, {"conn": self.conn, **join})
 
     def send(self, viewer: Viewer, message: Any) -> None:
-        self._out.put_nowait({"op": "message", "message": message})
+        self.relay.post(self.owner, {"op": "message", "conn": self.conn, "message": message})
 
     @property
     def answered(self) -> bool:
@@ -362,4 +367,4 @@ class RemoteTable:
     def leave(self, viewer: Viewer) -> None:
         self.relay.local.pop(self.conn, None)
         self.relay.heard.discard(self.conn)
-        self._out.put_nowait({"op": "leave"})
+        self.relay.post(self.owner, {"op": "leave", "conn": self.conn})
