@@ -4,7 +4,8 @@ human pace with a crowd of spectators. Not a test.
     python bench/server.py throughput [--tables 200] [--seconds 30] [--bots efficiency]
     python bench/server.py latency [--tables 200] [--spectators 100] [--seconds 60]
     python bench/server.py rated [--sweep 50,100,200,400] [--seconds 45]
-    python bench/server.py cluster [--tables 100] [--seconds 30] [--bots efficiency]
+    python bench/server.py cluster [--tables 300] [--seconds 20] [--bots efficiency]
+    python bench/server.py cluster-latency [--tables 400] [--spectators 100] [--seconds 60]
 
 ``throughput``: each table is one scripted person, acting the moment it may,
 and three bots; the figure is the actions the server stored per second (read
@@ -458,28 +459,26 @@ def main() -> None:
         "mode", choices=["throughput", "latency", "rated", "cluster", "cluster-latency"]
     )
     parser.add_argument("--sweep", default="50,100,200,400", help="rated: numbers of tables")
-    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--tables", type=int, default=None)
     parser.add_argument("--spectators", type=int, default=None)
     parser.add_argument("--seconds", type=float, default=None)
     parser.add_argument("--bots", default="efficiency")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    if args.tables is None:  # enough that every process is busy, and none ends its games
+        args.tables = {"cluster": 300, "cluster-latency": 400}.get(args.mode, 200)
     if args.spectators is None:
         args.spectators = 100 if args.mode in ("latency", "cluster-latency") else 0
     if args.mode == "rated":
         args.spectators = 0
         args.bots = "defensive"
     if args.seconds is None:
-        seconds = {"latency": 60.0, "cluster-latency": 60.0, "rated": 45.0}
+        seconds = {"latency": 60.0, "cluster-latency": 60.0, "rated": 45.0, "cluster": 20.0}
         args.seconds = seconds.get(args.mode, 30.0)
     if args.mode == "cluster":
-        if args.tables == 200:  # the default of the other modes
-            args.tables = 100
         cluster(args)
         return
     if args.mode == "cluster-latency":
-        if args.tables == 200:
-            args.tables = 400
         cluster_latency(args)
         return
     if args.mode != "rated":
