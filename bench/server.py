@@ -368,6 +368,8 @@ def cluster(args: argparse.Namespace) -> None:
                 spent = {k: v - cpu[k] for k, v in cpu_seconds(servers).items()}
                 shares = ", ".join(f"{k} {v / elapsed:.2f}" for k, v in spent.items())
                 print(f"  cores busy             {shares} (of {os.cpu_count()})")
+                per_core = rate * elapsed / max(spent["servers"], 1e-9)
+                print(f"  per server core        {per_core:,.0f} actions/s")
                 if processes == 2:
                     held = owned(db)
                     killed = time.monotonic()
