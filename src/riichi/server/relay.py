@@ -114,12 +114,14 @@ class Relay:
         self._owners = asyncio.create_task(self._watch_owners(), name="relayed owners")
 
     async def close(self) -> None:
-        for task in (self._task, self._beat, self._owners):
-            if task is not None:
-                task.cancel()
+        tasks = [t for t in (self._task, self._beat, self._owners) if t is not None]
+        tasks += self._flushing.values()
         for table, viewer, pump in list(self.served.values()):
-            pump.cancel()
+            tasks.append(pump)
             table.leave(viewer)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)  # ended before the loop is
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
