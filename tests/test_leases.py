@@ -4,6 +4,7 @@ PostgreSQL, which goes on from the log (riichi.platform.leases)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -457,17 +458,29 @@ def test_a_dead_redis_closes_relayed_connections_and_loses_nothing(
         cache.stop()
 
 
+@contextlib.contextmanager
+def processes(shared: str, tmp_path: Path, count: int, *options: str) -> Iterator[list[int]]:
+    """``count`` server processes on one database (with ``options``), stopped after;
+    yields their ports."""
+    ports = [free_port() for _ in range(count)]
+    servers = [
+        start_server(shared, p, tmp_path / f"{n}.log", *options) for n, p in enumerate(ports)
+    ]
+    try:
+        yield ports
+    finally:
+        for process in servers:
+            process.terminate()
+            process.wait(15)
+
+
 def test_the_connections_of_one_address_are_counted_across_processes(
     shared: str, redis_server: Redis, tmp_path: Path
 ) -> None:
     """--sockets-per-address 3 on two processes: three spectators from one address,
     spread over both, and a fourth is refused by either; one leaves, one more may come."""
-    ports = [free_port(), free_port()]
     options = ("--shared", "--redis", redis_server.url, "--sockets-per-address", "3")
-    servers = [
-        start_server(shared, p, tmp_path / f"{n}.log", *options) for n, p in enumerate(ports)
-    ]
-    try:
+    with processes(shared, tmp_path, 2, *options) as ports:
         body = {**TABLE, "watchable": True}
         table = httpx.post(f"http://127.0.0.1:{ports[0]}/api/tables", json=body).json()
 
@@ -487,10 +500,6 @@ def test_the_connections_of_one_address_are_counted_across_processes(
             assert json.loads(again.recv(timeout=10))["type"] == "hello"
         for ws in held:
             ws.close()
-    finally:
-        for process in servers:
-            process.terminate()
-            process.wait(15)
 
 
 def play_to_the_end(table: dict[str, Any], port: int, others: list[int], killed: Any) -> int:
@@ -612,12 +621,8 @@ def test_a_crowd_relayed_at_once_is_served(
     a message per arrival piling up unread until it is dropped as too slow."""
     from concurrent.futures import ThreadPoolExecutor
 
-    ports = [free_port(), free_port()]
     options = ("--shared", "--redis", redis_server.url, "--sockets-per-address", "1000")
-    servers = [
-        start_server(shared, p, tmp_path / f"{n}.log", *options) for n, p in enumerate(ports)
-    ]
-    try:
+    with processes(shared, tmp_path, 2, *options) as ports:
         body = {**TABLE, "watchable": True}
         table = httpx.post(f"http://127.0.0.1:{ports[0]}/api/tables", json=body).json()
         watch = f"ws://127.0.0.1:{ports[1]}/ws/tables/{table['id']}"
@@ -636,7 +641,3 @@ def test_a_crowd_relayed_at_once_is_served(
                 if message["type"] == "spectators" and message["count"] == len(crowd):
                     break
             ws.close()
-    finally:
-        for process in servers:
-            process.terminate()
-            process.wait(15)
