@@ -669,3 +669,46 @@ def test_limited_noten_payments_share_what_the_payer_has() -> None:
     # three noten seats owe 1000 each; the one with 200 pays its 200
     assert result.deltas == [2200, -1000, -1000, -200]
     assert m.scores[3] == 0
+
+
+# Every seat tenpai from the deal; all draw and discard what they draw to the end.
+TENPAI_HANDS = ["123p456p789p1123s", "123p456p789p5567s", "123p456p789p7789s", "111m999m111z222z3z"]
+
+
+def riichi_open_at(preset: str) -> dict[int, bool]:
+    """Down to the wall's last tiles: for each number of live tiles left after a
+    draw, whether the player who drew may declare riichi."""
+    from game_helpers import arranged_wall
+
+    from riichi.rules import find_ruleset
+
+    rules = find_ruleset(preset)
+    players = rules.players
+    wall = arranged_wall(
+        TENPAI_HANDS[:players], players=players, replacements=8 if players == 3 else 4
+    )
+    m = Match(rules, 0, walls=[wall] * 10)
+    open_at: dict[int, bool] = {}
+    start = m.kyoku
+    while m.kyoku is start and m.kyoku.live_left() >= 0:
+        seat, actions = next(iter(m.legal_actions().items()))
+        kinds = {a.type for a in actions}
+        if ActionType.PASS in kinds:
+            m.apply(seat, next(a for a in actions if a.type is ActionType.PASS))
+            continue
+        open_at[m.kyoku.live_left()] = ActionType.RIICHI in kinds
+        drawn = m.kyoku.drawn
+        m.apply(seat, next(a for a in actions if a.type is ActionType.DISCARD and a.tile == drawn))
+    return open_at
+
+
+def test_riichi_needs_another_draw_to_come() -> None:
+    """Riichi needs one more draw of one's own: four live tiles or more with four
+    players (001: "at least one remaining opportunity to draw (four or more
+    live-wall tiles)"), three or more with three (as Tenhou's three-player games
+    play it)."""
+    four = riichi_open_at("online")
+    assert four[4] and not four[3] and not four[0]
+    for preset in ("sanma-kansai", "tenhou-sanma"):
+        three = riichi_open_at(preset)
+        assert three[3] and not three[2] and not three[0], preset

@@ -126,7 +126,7 @@ class RuleSet:
     # passing a winning tile blocks ron until the seat's own next discard (004),
     # or only until its next draw (001; they differ after a call)
     temporary_furiten_until: str = "discard"
-    riichi_min_live_tiles: int = 4
+    riichi_min_live_tiles: int = 4  # one more draw of its own to come (four players)
     furiten_riichi: bool = True
     ippatsu: bool = True
     ura_dora: bool = True
@@ -412,6 +412,9 @@ SANMA_KANSAI = RIICHI_BASIC.replace(
     noten_payment=2000,
     north_pon_han=True,
     tsumo_loss=True,
+    # riichi needs another draw of one's own (001: "at least one remaining
+    # opportunity to draw"): with three players, three live tiles
+    riichi_min_live_tiles=3,
 )
 
 TENHOU = ONLINE.replace(
@@ -438,6 +441,7 @@ TENHOU_SANMA = TENHOU.replace(
     noten_payment=2000,
     honba_ron=200,
     honba_tsumo=100,
+    riichi_min_live_tiles=3,  # real logs: riichi with 3 live tiles
     abort_four_winds=False,
     abort_four_riichi=False,
     extension_target=40000,
