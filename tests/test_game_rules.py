@@ -679,7 +679,6 @@ def riichi_open_at(preset: str) -> dict[int, bool]:
     """Down to the wall's last tiles: for each number of live tiles left after a
     draw, whether the player who drew may declare riichi."""
     from game_helpers import arranged_wall
-
     from riichi.rules import find_ruleset
 
     rules = find_ruleset(preset)
