@@ -121,3 +121,29 @@ def test_the_arena_takes_an_outside_bot_on_the_command_line() -> None:
     assert outside in result.output  # its row in the table
     empty = CliRunner().invoke(main, ["arena", "--bots", "efficiency,mjai:,random,random"])
     assert empty.exit_code == 2 and "needs the command" in empty.output
+
+
+def test_an_outside_bot_quoted_as_the_help_shows_runs_and_a_missing_one_is_one_line() -> None:
+    """``--bots 'mjai:"COMMAND ARGS"'`` (the help's example, quoted once more than a
+    shell needs) runs COMMAND with ARGS; a program that does not exist is a one-line
+    usage error, not a traceback."""
+    from click.testing import CliRunner
+
+    from riichi.bots import outside_command
+    from riichi.cli import main
+
+    assert outside_command(f'mjai:"{sys.executable} {BOT} ok"') == [sys.executable, str(BOT), "ok"]
+    assert outside_command(f"mjai:{sys.executable} '{BOT}' ok") == [sys.executable, str(BOT), "ok"]
+    options = ["--games", "1", "--length", "east", "--jobs", "1", "--timeout", "3"]
+    quoted = f'mjai:"{sys.executable} {BOT} ok"'
+    ran = CliRunner().invoke(
+        main, ["arena", "--bots", f"efficiency,{quoted},random,random", *options]
+    )
+    assert ran.exit_code == 0, ran.output
+    for missing in ('mjai:"no-such-bot-program --fast"', "mjai:no-such-bot-program"):
+        result = CliRunner().invoke(
+            main, ["arena", "--bots", f"efficiency,{missing},random,random"]
+        )
+        assert result.exit_code == 2, result.output
+        assert "no program 'no-such-bot-program'" in result.output
+        assert "Traceback" not in result.output

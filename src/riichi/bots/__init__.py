@@ -26,17 +26,33 @@ def is_outside(spec: str) -> bool:
     return spec.startswith(MJAI_PREFIX)
 
 
+def outside_command(spec: str) -> list[str]:
+    """The command of an outside bot ``mjai:COMMAND ARGS``, split as a shell would
+    (``mjai:"COMMAND ARGS"``, quoted whole, too); ValueError, in one line, unless
+    its program exists."""
+    import shlex
+    import shutil
+
+    try:
+        command = shlex.split(spec[len(MJAI_PREFIX) :])
+        if len(command) == 1 and any(c.isspace() for c in command[0]):
+            command = shlex.split(command[0])  # the whole command was quoted once more
+    except ValueError as exc:
+        raise ValueError(f"cannot read the command in {spec!r}: {exc}") from None
+    if not command:
+        raise ValueError("mjai: needs the command that runs the bot")
+    if shutil.which(command[0]) is None:
+        raise ValueError(f"no program {command[0]!r} to run (from {spec!r})")
+    return command
+
+
 def make_agent(spec: str, seed: int | str = 0, timeout: float = 2.0) -> Agent:
     """A built-in bot by name, or an outside bot as ``mjai:COMMAND ARGS`` (run as a
     subprocess through the mjai bridge, ``timeout`` seconds an answer)."""
     if is_outside(spec):
-        import shlex
-
         from riichi.bots.mjai_bridge import MjaiProcessBot
 
-        command = shlex.split(spec[len(MJAI_PREFIX) :])
-        if not command:
-            raise ValueError("mjai: needs the command that runs the bot")
+        command = outside_command(spec)
         label = f"mjai {command[-1].rsplit('/', 1)[-1][:24]}"
         return MjaiProcessBot(command, timeout=timeout, label=label)
     return make_bot(spec, seed)
@@ -65,4 +81,5 @@ __all__ = [
     "is_outside",
     "make_agent",
     "make_bot",
+    "outside_command",
 ]

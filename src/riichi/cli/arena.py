@@ -24,7 +24,7 @@ COLUMNS = ("avg place", "1st", "last", "avg score", "win", "deal-in", "riichi", 
     default=None,
     help="One bot per seat, comma separated: "
     + ", ".join(sorted(BOTS))
-    + ', or mjai:"COMMAND ARGS" for an outside bot speaking mjai'
+    + ', or "mjai:COMMAND ARGS" for an outside bot speaking mjai'
     + " (default: efficiency,efficiency,random,random, as many as the rules seat)",
 )
 @timeout_option

@@ -7,7 +7,7 @@ from typing import IO, Any
 
 import click
 
-from riichi.bots import BOTS, MJAI_PREFIX, is_outside
+from riichi.bots import BOTS, is_outside, outside_command
 from riichi.rules import Length, RuleSet, find_ruleset
 
 LENGTHS = [x.value for x in Length]
@@ -48,8 +48,11 @@ def bot_names(given: str | None, count: int, default: tuple[str, ...]) -> list[s
             n.strip() if is_outside(n.strip()) else n.strip().lower() for n in given.split(",")
         ]
     for n in names:
-        if is_outside(n) and not n[len(MJAI_PREFIX) :].strip():
-            raise OptionError("--bots", "mjai: needs the command that runs the bot")
+        if is_outside(n):
+            try:
+                outside_command(n)
+            except ValueError as exc:
+                raise OptionError("--bots", str(exc)) from None
     unknown = [n for n in names if n not in BOTS and not is_outside(n)]
     if unknown:
         raise OptionError("--bots", f"unknown bot {unknown[0]!r}; known: {', '.join(sorted(BOTS))}")

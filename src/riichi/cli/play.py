@@ -263,7 +263,7 @@ class TableApp(App[None]):
     "--bots",
     "bot_names",
     default=None,
-    help='The opponents, comma-separated: built-in bots, or mjai:"COMMAND ARGS" for an'
+    help='The opponents, comma-separated: built-in bots, or "mjai:COMMAND ARGS" for an'
     " outside bot (default: expert,defensive,expert, as many as the rules seat).",
 )
 @timeout_option
