@@ -28,11 +28,18 @@ def verify_command(record: Path) -> None:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, VerificationError) as exc:
         click.echo(f"error: {record}: {exc}", err=True)
         sys.exit(2)
-    click.echo(f"commitment {report.commitment}  ({COMMITMENT_SCHEME})")
-    click.echo(f"replayed   {report.hands} hands, {report.actions} actions on the seed's walls")
-    if report.ok:
-        click.echo("verified: the seed matches the commitment and gives this game")
-        return
+    if report.commitment is None:
+        click.echo("commitment none: the record carries none, so there is none to check")
+        click.echo(f"replayed   {report.hands} hands, {report.actions} actions on its walls")
+        if report.ok:
+            click.echo("replayed: the record's actions give its events and standings")
+            return
+    else:
+        click.echo(f"commitment {report.commitment}  ({COMMITMENT_SCHEME})")
+        click.echo(f"replayed   {report.hands} hands, {report.actions} actions on the seed's walls")
+        if report.ok:
+            click.echo("verified: the seed matches the commitment and gives this game")
+            return
     for problem in report.problems:
         click.echo(f"FAILED: {problem}")
     sys.exit(1)

@@ -10,6 +10,7 @@ kind) must equal the log's, and so must the final scores and points.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +18,16 @@ from typing import Any
 
 from riichi.errors import RiichiError
 from riichi.formats.mjlog import LogFormatError, LogGame, LogHand, Step, read_mjlog
-from riichi.game import Action, ActionType, IllegalActionError, Match, MatchStart, Phase, Wall
+from riichi.game import (
+    Action,
+    ActionType,
+    IllegalActionError,
+    Match,
+    MatchStart,
+    Phase,
+    Wall,
+    replay_record,
+)
 from riichi.game.wall import KITA_RINSHAN_TILES, MAX_INDICATORS, RINSHAN_TILES, tile_set
 from riichi.rules import Length, RuleSet, find_ruleset
 from riichi.scoring import MeldType, ScoreResult
@@ -528,7 +538,51 @@ def read_log(path: str | Path, lenient: bool = False) -> LogGame:
     return read_mjlog(path, lenient)
 
 
+def own_record(path: str | Path) -> dict[str, Any] | None:
+    """The file as our own record (``Match.record()``, as ``selfplay --out`` and the
+    server's downloads write it), or None when it is another format."""
+    if not str(path).endswith(".json"):
+        return None
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None  # the format's own reader says what is wrong
+    if isinstance(data, dict) and {"version", "rules", "actions"} <= data.keys():
+        return data
+    return None
+
+
+def replay_own(path: str | Path, record: dict[str, Any]) -> Report:
+    """Our own record replayed: its actions on its walls must give its events, hand
+    by hand, and its standings."""
+    source = str(path)
+    report = Report(source)
+    replayed = replay_record(record)
+    if replayed.match is None:
+        report.mismatches.append(Mismatch(source, -1, f"does not replay: {replayed.error}"))
+        return report
+    events = replayed.match.events
+    starts = [i for i, e in enumerate(events) if e.to_dict()["type"] == "start_hand"]
+    report.hands = len(starts)
+    if replayed.differs_at is None:
+        report.matched = report.hands
+    else:
+        hand = max(0, sum(1 for i in starts if i <= replayed.differs_at) - 1)
+        report.matched = hand
+        what = f"event {replayed.differs_at} differs from the record's"
+        report.mismatches.append(Mismatch(source, hand, what))
+    report.final_ok = replayed.standings_ok
+    if not replayed.standings_ok and replayed.differs_at is None:
+        report.mismatches.append(
+            Mismatch(source, report.hands, "final: the standings differ from the record's")
+        )
+    return report
+
+
 def replay_path(path: str | Path, lenient: bool = False) -> Report:
+    record = own_record(path)
+    if record is not None:
+        return replay_own(path, record)
     try:
         return replay_game(read_log(path, lenient))
     except (LogFormatError, UnsupportedLogError):

@@ -3,9 +3,11 @@
 from riichi.game.actions import PASS, Action, ActionType, IllegalActionError
 from riichi.game.commit import (
     COMMITMENT_SCHEME,
+    Replayed,
     Verification,
     VerificationError,
     commitment,
+    replay_record,
     verify_record,
 )
 from riichi.game.events import Event
@@ -28,12 +30,14 @@ __all__ = [
     "MatchStart",
     "Observation",
     "Phase",
+    "Replayed",
     "Standing",
     "Verification",
     "VerificationError",
     "Wall",
     "commitment",
     "observe",
+    "replay_record",
     "shuffled",
     "verify_record",
 ]
