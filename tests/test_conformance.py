@@ -102,17 +102,43 @@ def test_every_tenhou_hand_in_the_corpus_replays_exactly() -> None:
 def test_every_three_player_tenhou_game_replays_on_tenhous_own_walls() -> None:
     """Kita in and out of riichi, ron on a North, double ron, nagashi, the West round,
     busting: 22 Phoenix games, every hand and every final standing."""
-    logs = [
-        p
-        for p in corpus_logs()
-        if read_mjlog(p).go_type & 0x10 and not read_mjlog(p).go_type & ~0xFF
-    ]
-    reports = [replay_path(p) for p in logs]
+    reports = [replay_path(p) for p in three_player_logs()]
     assert len(reports) >= 22
     assert [str(m) for r in reports for m in r.mismatches] == []
     assert all(r.final_ok for r in reports)
     assert sum(r.hands for r in reports) >= 235
     assert sum(r.seeded_walls for r in reports) >= 21  # Tenhou's walls from the seed
+
+
+def three_player_logs() -> list[Path]:
+    return [
+        p
+        for p in corpus_logs()
+        if read_mjlog(p).go_type & 0x10 and not read_mjlog(p).go_type & ~0xFF
+    ]
+
+
+@needs_corpus
+def test_every_three_player_tenhou_game_replays_through_tenhou6() -> None:
+    """The three-player games written as tenhou.net/6 (kita as Tenhou writes it, the
+    fourth seat's place empty) and read back replay hand for hand: with our key of
+    the rules, and without it, as Tenhou's own files come (三 in the room name)."""
+    from riichi.formats.replay import replay_game, replay_to_match
+    from riichi.formats.tenhou6 import RULES_KEY, parse_tenhou6, write_tenhou6
+
+    hands = kitas = 0
+    for path in three_player_logs():
+        _, match = replay_to_match(read_mjlog(path))
+        written = json.loads(json.dumps(write_tenhou6(match)))
+        kitas += sum(1 for k in written["log"] for g in k[6:15:3] for x in g if str(x)[:1] == "f")
+        tenhous = {key: v for key, v in written.items() if key != RULES_KEY}
+        tenhous["rule"] = {"disp": "三鳳南喰赤", "aka": 1}
+        for data in (written, tenhous):
+            report = replay_game(parse_tenhou6(data, path.name))
+            assert [str(m) for m in report.mismatches] == [], path.name
+            assert report.final_ok and report.matched == report.hands == len(written["log"])
+        hands += len(written["log"])
+    assert hands >= 235 and kitas >= 50
 
 
 @needs_corpus

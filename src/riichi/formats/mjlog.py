@@ -62,9 +62,14 @@ class LogGame:
     errors: list[str] = field(default_factory=list)  # what a lenient read skipped
     owari: list[float] = field(default_factory=list)  # score, points per seat
     game_id: str = ""  # Tenhou's log id (2018020420gm-0001-14423-3290b527), when known
+    # the exact RuleSet (``RuleSet.to_dict``) of our own downloads, which carry it in a
+    # key of their own where the format has no field for it
+    rules: dict[str, Any] | None = None
 
     @property
     def players_count(self) -> int:
+        if self.rules is not None and isinstance(self.rules.get("players"), int):
+            return int(self.rules["players"])
         return 3 if self.go_type & 0x10 else 4
 
 

@@ -76,7 +76,13 @@ class Report:
 
 
 def rules_for(game: LogGame) -> RuleSet:
-    """The RuleSet a Tenhou game was played under, from its GO type flags."""
+    """The RuleSet a game was played under: the one it carries (our own downloads),
+    or a Tenhou game's from its GO type flags."""
+    if game.rules is not None:
+        try:
+            return RuleSet.from_dict(game.rules)
+        except ValueError as exc:
+            raise LogFormatError(f"{game.source}: its rules: {exc}") from None
     t = game.go_type
     if t & ~0xFF:
         raise UnsupportedLogError(f"{game.source}: lobby rules (GO={t}: chips or ratio)")

@@ -20,7 +20,7 @@ from typing import Any
 from riichi.formats.mjlog import LogFormatError, LogGame, LogHand, Step, game_id
 from riichi.game import Match
 from riichi.scoring import Meld, MeldType
-from riichi.tiles import FIVES, is_red
+from riichi.tiles import FIVES, is_red, red_fives_set
 
 _ABORT_NAMES = {
     "nine-terminals": "九種九牌",
@@ -44,6 +44,14 @@ _LIMITS = {
     "kazoe-yakuman": "役満",
     "yakuman": "役満",
 }
+
+
+RULES_KEY = "riichi_rules"  # our own key: the RuleSet the game was played under
+
+
+def red_count(red_fives: int, suit: int) -> int:
+    """How many of the suit's fives are red under a rule with ``red_fives``."""
+    return sum(1 for t in red_fives_set(red_fives) if (t >> 2) // 9 == suit)
 
 
 def tile_code(tile: int, red_fives: int = 3) -> int:
@@ -96,7 +104,7 @@ def write_tenhou6(match: Match) -> dict[str, Any]:
         elif kind == "call":
             seat, source, called = d["seat"], d["source"], code(d["tile"])
             rest = [code(t) for t in d["tiles"] if t != d["tile"]]
-            text = _call_text(d["call"], (seat - source) % n, called, rest)
+            text = _call_text(d["call"], _relative(seat, source, n), called, rest)
             takes[seat].append(text)
             if d["call"] == "pon":
                 pons[(seat, d["tile"] >> 2)] = text
@@ -108,6 +116,8 @@ def write_tenhou6(match: Match) -> dict[str, Any]:
         elif kind == "kakan":
             pon = pons.get((d["seat"], d["tile"] >> 2), f"p{code(d['tile'])}" * 1)
             gives[d["seat"]].append(pon.replace("p", f"k{code(d['tile'])}", 1))
+        elif kind == "kita":  # set aside for a replacement draw, written as Tenhou does
+            gives[d["seat"]].append(f"f{code(d['tile'])}")
         elif kind == "dora":
             dora.append(code(d["indicator"]))
         elif kind == "win":
@@ -136,20 +146,53 @@ def write_tenhou6(match: Match) -> dict[str, Any]:
             else:
                 result = ["流局", list(d["deltas"])]
         elif kind == "end_hand":
+            if result and result[0] == "和了":
+                # the wins' score changes as paid: under a loss limit a payer pays
+                # less than the hands are worth; the last win's entry takes the rest
+                paid = [sum(x) for x in zip(*result[1::2], strict=True)]
+                last = result[-2]
+                result[-2] = [a + b - c for a, b, c in zip(last, d["deltas"], paid, strict=True)]
+            if n < 4:  # three players: the fourth seat's place stays, empty (as Tenhou's)
+                hand[1] = [*hand[1], 0]
+                haipai.append([])
+                takes.append([])
+                gives.append([])
+                result = [x + [0] * (4 - n) if _is_deltas(x, n) else x for x in result]
             row = [*hand, dora, ura]
-            for s in range(n):
+            for s in range(4):
                 row += [haipai[s], takes[s], gives[s]]
             row.append(result)
             log.append(row)
     out: dict[str, Any] = {
         "title": [str(match.seed), match.rules.name],
-        "name": list(match.players),
-        "rule": {"disp": match.rules.name, "aka": 1 if reds else 0},
+        "name": [*match.players, *[""] * (4 - n)],
+        "rule": {
+            "disp": match.rules.name,
+            "aka": 1 if reds else 0,
+            # how many red fives of each suit (tenhou.net/6's own fields)
+            **{f"aka5{i + 1}": red_count(reds, i) for i in range(3)},
+        },
+        # ours: every rule the game was played under, for an exact replay; other
+        # readers ignore the key
+        RULES_KEY: match.rules.to_dict(),
         "log": log,
     }
     if match.standings is not None:
         out["sc"] = [v for x in match.standings for v in (x.score, x.points)]
+        out["sc"] += [0, 0] * (4 - n)
     return out
+
+
+def _relative(caller: int, source: int, n: int) -> int:
+    """Where the called tile came from, as a call's text says it: 1 from the left, 2
+    from across, 3 from the right (with three players, the right is the next seat)."""
+    direction = (caller - source) % n
+    return 3 if n == 3 and direction == 2 else direction
+
+
+def _is_deltas(item: Any, n: int) -> bool:
+    """Whether a result entry is a list of score changes (one per player)."""
+    return isinstance(item, list) and len(item) == n and all(isinstance(x, int) for x in item)
 
 
 def _call_text(kind: str, direction: int, called: int, rest: list[int]) -> str:
@@ -248,8 +291,22 @@ def parse_tenhou6(data: dict[str, Any], source: str = "<tenhou6>") -> LogGame:
         played_south = any(k[0][0] >= 4 for k in data["log"])
         south = "南" in disp if japanese else bool(disp) and played_south
         no_kuitan = japanese and "喰" not in disp
+        ours = data.get(RULES_KEY)
+        # three players: our rules say so, a Japanese room name starts 三, or no hand
+        # deals the fourth seat a tile (Tenhou keeps its place, empty)
+        n = (
+            int(ours["players"])
+            if isinstance(ours, dict) and isinstance(ours.get("players"), int)
+            else 3
+            if "三" in disp or (data["log"] and all(not k[13] for k in data["log"]))
+            else 4
+        )
         go = (0x08 if south else 0) | (0 if aka else 0x02) | (0x04 if no_kuitan else 0)
-        hands = [_read_hand(k, f"{source}: hand {i}") for i, k in enumerate(data["log"])]
+        go |= 0x10 if n == 3 else 0
+        names = names[:n]
+        hands = [
+            _read_hand(k, f"{source}: hand {i}", bool(aka), n) for i, k in enumerate(data["log"])
+        ]
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise LogFormatError(f"{source}: {exc}") from None
     sc = data.get("sc", [])
@@ -268,6 +325,7 @@ def parse_tenhou6(data: dict[str, Any], source: str = "<tenhou6>") -> LogGame:
         owari=owari if whole else [],
         platform="mahjongsoul" if soul else "tenhou",
         game_id=game_id(ref) or game_id(source),
+        rules=ours if isinstance(ours, dict) else None,
     )
 
 
@@ -282,6 +340,8 @@ class _Play:
     pons: dict[tuple[int, int], tuple[int, ...]]
     steps: list[Step]
     last: tuple[int, int] | None = None  # (seat, tile) that others may claim
+    reds: bool = True  # the game has red fives: a plain five is never copy 0
+    n: int = 4  # players
 
     def copy(self) -> _Play:
         return _Play(
@@ -292,6 +352,8 @@ class _Play:
             dict(self.pons),
             list(self.steps),
             self.last,
+            self.reds,
+            self.n,
         )
 
     def done(self) -> bool:
@@ -307,7 +369,7 @@ class _Play:
 
     def call(self, seat: int) -> bool:
         assert self.last is not None
-        meld = _call_meld(self.takes[seat].pop(0), seat, self.last, self.held, self.taken)
+        meld = _call_meld(self.takes[seat].pop(0), seat, self.last, self.held, self.reds)
         self.steps.append(Step("call", seat, meld=meld))
         if meld.type is MeldType.PON:
             self.pons[(seat, meld.kind)] = meld.tiles
@@ -321,13 +383,17 @@ class _Play:
     def turn(self, seat: int) -> bool:
         """Own kans (each with its replacement draw), then a discard; False at the end."""
         gives = self.gives[seat]
-        while gives and isinstance(gives[0], str) and ("a" in gives[0] or "k" in gives[0]):
+        while gives and isinstance(gives[0], str) and any(m in gives[0] for m in "akf"):
             text = gives.pop(0)
-            if "a" in text:
-                used = tuple(_pick(self.held[seat], c) for c in _codes(text))
+            if text.startswith("f"):  # a North set aside (three players), then a draw
+                north = _pick(self.held[seat], _codes(text)[0], reds=self.reds)
+                self.steps.append(Step("kita", seat, north))
+                self.last = (seat, north)  # a ron on it ends the hand here
+            elif "a" in text:
+                used = tuple(_pick(self.held[seat], c, reds=self.reds) for c in _codes(text))
                 self.steps.append(Step("call", seat, meld=Meld(MeldType.ANKAN, used)))
             else:
-                added = _pick(self.held[seat], _codes(text.split("k")[1])[0])
+                added = _pick(self.held[seat], _codes(text.split("k")[1])[0], reds=self.reds)
                 pon = self.pons.get((seat, added >> 2))
                 if pon is None:
                     return False
@@ -344,7 +410,11 @@ class _Play:
         drawn = self.steps[-1].tile if self.steps and self.steps[-1].kind == "draw" else -1
         if riichi:
             self.steps.append(Step("reach", seat, attrs={"step": "1"}))
-        tile = self.held[seat].pop() if value == 60 else _pick(self.held[seat], value, avoid=drawn)
+        tile = (
+            self.held[seat].pop()
+            if value == 60
+            else _pick(self.held[seat], value, avoid=drawn, reds=self.reds)
+        )
         self.steps.append(Step("discard", seat, tile))
         self.last = (seat, tile)
         return True
@@ -365,13 +435,13 @@ def _claims(play: _Play) -> Iterator[_Play]:
     discarder = play.last[0]
     callers = _callers(play.takes, play.last)
     if not callers:
-        yield from _orders(play, (discarder + 1) % 4)
+        yield from _orders(play, (discarder + 1) % play.n)
         return
     for caller in [*callers, None]:
         branch = play.copy()
         try:
             if caller is None:
-                yield from _orders(branch, (discarder + 1) % 4)
+                yield from _orders(branch, (discarder + 1) % branch.n)
             elif branch.call(caller) and branch.turn(caller):
                 yield from _claims(branch)
             elif branch.done():
@@ -380,10 +450,10 @@ def _claims(play: _Play) -> Iterator[_Play]:
             continue
 
 
-def _read_hand(k: list[Any], where: str) -> LogHand:
+def _read_hand(k: list[Any], where: str, reds: bool = True, n: int = 4) -> LogHand:
     taken: set[int] = set()
-    (round_, honba, sticks), scores = k[0], k[1]
-    haipai = [[_tile_of(c, taken) for c in k[4 + 3 * s]] for s in range(4)]
+    (round_, honba, sticks), scores = k[0], k[1][:n]
+    haipai = [[_tile_of(c, taken) for c in k[4 + 3 * s]] for s in range(n)]
     dealer = round_ % 4
     hand = LogHand(
         round_,
@@ -396,16 +466,18 @@ def _read_hand(k: list[Any], where: str) -> LogHand:
     )
     doras = [Step("dora", tile=_tile_of(code, taken)) for code in k[2][1:]]
     play = _Play(
-        takes=[list(k[5 + 3 * s]) for s in range(4)],
-        gives=[list(k[6 + 3 * s]) for s in range(4)],
+        takes=[list(k[5 + 3 * s]) for s in range(n)],
+        gives=[list(k[6 + 3 * s]) for s in range(n)],
         held=[list(h) for h in haipai],
         taken=taken,
         pons={},
         steps=[],
+        reds=reds,
+        n=n,
     )
     done = next(_orders(play, dealer), None)
     if done is None:
-        raise LogFormatError(f"{where}: no order of play fits the four seats' lists")
+        raise LogFormatError(f"{where}: no order of play fits the {n} seats' lists")
     hand.steps = _steps_of(done, doras, k[3], k[-1])
     return hand
 
@@ -433,15 +505,16 @@ def _place_doras(steps: list[Step], doras: list[Step]) -> list[Step]:
     return out + queue
 
 
-def _pick(hand: list[int], code: int, avoid: int = -1) -> int:
-    """Take the copy of ``code`` from ``hand``; plain fives never take the red copy.
+def _pick(hand: list[int], code: int, avoid: int = -1, reds: bool = True) -> int:
+    """Take the copy of ``code`` from ``hand``; plain fives never take the red copy
+    (copy 0) where the game has red fives.
 
     ``avoid`` (the tile just drawn) is taken last: a discard written as a tile
     number rather than 60 came from the hand, not from the draw.
     """
     kind, red = code_kind(code)
     for tile in sorted(hand, key=lambda t: (t != avoid, t), reverse=True):
-        if tile >> 2 == kind and (kind not in FIVES or (tile % 4 == 0) == red):
+        if tile >> 2 == kind and (kind not in FIVES or not reds or (tile % 4 == 0) == red):
             hand.remove(tile)
             return tile
     raise LogFormatError(f"tile {code} is not in the hand")
@@ -451,11 +524,11 @@ def _callers(takes: list[list[Any]], last: tuple[int, int]) -> list[int]:
     """Seats whose next take can call the last tile: pon and kan first, then chi."""
     seat, tile = last
     big, small = [], []
-    for other in range(4):
+    for other in range(len(takes)):
         if other == seat or not takes[other] or not isinstance(takes[other][0], str):
             continue
         text = takes[other][0]
-        direction = (other - seat) % 4  # 1: the discarder sits on the caller's left
+        direction = _relative(other, seat, len(takes))  # 1: the discarder is on the left
         mark = next(ch for ch in text if ch.isalpha())
         if code_kind(_codes(text.split(mark)[1])[0])[0] != tile >> 2:
             continue
@@ -470,7 +543,7 @@ def _callers(takes: list[list[Any]], last: tuple[int, int]) -> list[int]:
 
 
 def _call_meld(
-    text: str, seat: int, last: tuple[int, int] | None, held: list[list[int]], taken: set[int]
+    text: str, seat: int, last: tuple[int, int] | None, held: list[list[int]], reds: bool
 ) -> Meld:
     assert last is not None
     source, tile = last
@@ -478,7 +551,7 @@ def _call_meld(
     codes = _codes(text.replace(mark, ""))
     called_index = len(_codes(text.split(mark)[0]))
     own = codes[:called_index] + codes[called_index + 1 :]
-    used = tuple(_pick(held[seat], c) for c in own)
+    used = tuple(_pick(held[seat], c, reds=reds) for c in own)
     kind = {"c": MeldType.CHI, "p": MeldType.PON, "m": MeldType.MINKAN}[mark]
     return Meld(kind, tuple(sorted((*used, tile))), tile, source)
 
