@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -119,18 +120,22 @@ def three_player_logs() -> list[Path]:
 
 
 @needs_corpus
-def test_every_three_player_tenhou_game_replays_through_tenhou6() -> None:
+def test_every_three_player_tenhou_game_replays_through_tenhou6_and_mjai() -> None:
     """The three-player games written as tenhou.net/6 (kita as Tenhou writes it, the
-    fourth seat's place empty) and read back replay hand for hand: with our key of
-    the rules, and without it, as Tenhou's own files come (三 in the room name)."""
+    fourth seat's place empty) and as mjai (kita as the three-player Mortal forks'
+    ``nukidora``), read back, replay hand for hand: with our key of the rules, and
+    without it, as other programs' files come (三 in a tenhou.net/6 room name, three
+    hands dealt in mjai)."""
+    from riichi.formats.mjai import parse_mjai_events, write_mjai
+    from riichi.formats.mjlog import RULES_KEY
     from riichi.formats.replay import replay_game, replay_to_match
-    from riichi.formats.tenhou6 import RULES_KEY, parse_tenhou6, write_tenhou6
+    from riichi.formats.tenhou6 import parse_tenhou6, write_tenhou6
 
     hands = kitas = 0
     for path in three_player_logs():
         _, match = replay_to_match(read_mjlog(path))
         written = json.loads(json.dumps(write_tenhou6(match)))
-        kitas += sum(1 for k in written["log"] for g in k[6:15:3] for x in g if str(x)[:1] == "f")
+        kitas += kitas_in(written)
         tenhous = {key: v for key, v in written.items() if key != RULES_KEY}
         tenhous["rule"] = {"disp": "三鳳南喰赤", "aka": 1}
         for data in (written, tenhous):
@@ -138,7 +143,19 @@ def test_every_three_player_tenhou_game_replays_through_tenhou6() -> None:
             assert [str(m) for m in report.mismatches] == [], path.name
             assert report.final_ok and report.matched == report.hands == len(written["log"])
         hands += len(written["log"])
+        events = json.loads(json.dumps(write_mjai(match)))  # the three-player extension
+        assert sum(e["type"] == "nukidora" for e in events) == kitas_in(written)
+        plain = [{k: v for k, v in e.items() if k != RULES_KEY} for e in events]
+        for stream in (events, plain):
+            report = replay_game(parse_mjai_events(stream, path.name))
+            assert [str(m) for m in report.mismatches] == [], path.name
+            assert report.matched == report.hands == len(written["log"]), path.name
     assert hands >= 235 and kitas >= 50
+
+
+def kitas_in(log: dict[str, Any]) -> int:
+    """Norths set aside in a tenhou.net/6 log (``f44`` among the discards)."""
+    return sum(1 for k in log["log"] for g in k[6:15:3] for x in g if str(x)[:1] == "f")
 
 
 @needs_corpus

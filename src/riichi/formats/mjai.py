@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from riichi.formats.mjlog import LogFormatError, LogGame, LogHand, Step
+from riichi.formats.mjlog import RULES_KEY, LogFormatError, LogGame, LogHand, Step
 from riichi.game import Event, Match
 from riichi.rules import RuleSet
 from riichi.scoring import Meld, MeldType
@@ -79,6 +79,8 @@ def read_mjai(path: str | Path, lenient: bool = False) -> LogGame:
 
 def parse_mjai_events(events: list[dict[str, Any]], source: str = "<mjai>") -> LogGame:
     players: list[str] = []
+    rules: dict[str, Any] | None = None
+    reds = True  # copy 0 of a five is the red one
     hands: list[LogHand] = []
     tiles = _Tiles()
     held: list[list[int]] = []
@@ -91,6 +93,9 @@ def parse_mjai_events(events: list[dict[str, Any]], source: str = "<mjai>") -> L
         try:
             if kind == "start_game":
                 players = [str(x) for x in e.get("names", [])]
+                ours = e.get(RULES_KEY)
+                rules = ours if isinstance(ours, dict) else None
+                reds = rules is None or bool(rules.get("red_fives", 3))
             elif kind == "start_kyoku":
                 tiles = _Tiles()
                 held = [[tiles.new(t) for t in hand] for hand in e["tehais"]]
@@ -117,9 +122,9 @@ def parse_mjai_events(events: list[dict[str, Any]], source: str = "<mjai>") -> L
                 else:  # from the hand: not the copy just drawn, if another is there
                     others = [t for t in held[seat] if t != last_tsumo]
                     try:
-                        tile = _pick(others, e["pai"])
+                        tile = _pick(others, e["pai"], reds)
                     except LogFormatError:
-                        tile = _pick(held[seat], e["pai"])
+                        tile = _pick(held[seat], e["pai"], reds)
                 held[seat].remove(tile)
                 last_discard = tile
                 hands[-1].steps.append(Step("discard", seat, tile))
@@ -128,23 +133,29 @@ def parse_mjai_events(events: list[dict[str, Any]], source: str = "<mjai>") -> L
             elif kind in _CALLS:
                 seat = e["actor"]
                 assert last_discard is not None
-                used = _take(held[seat], e["consumed"])
+                used = _take(held[seat], e["consumed"], reds)
                 meld = Meld(
                     _CALLS[kind], tuple(sorted((*used, last_discard))), last_discard, e["target"]
                 )
                 hands[-1].steps.append(Step("call", seat, meld=meld))
             elif kind == "ankan":
                 seat = e["actor"]
-                used = _take(held[seat], e["consumed"])
+                used = _take(held[seat], e["consumed"], reds)
                 hands[-1].steps.append(Step("call", seat, meld=Meld(MeldType.ANKAN, tuple(used))))
             elif kind == "kakan":
                 seat = e["actor"]
-                added = _pick(held[seat], e["pai"])
+                added = _pick(held[seat], e["pai"], reds)
                 held[seat].remove(added)
                 pon = _pon_ids(hands[-1], seat, added >> 2)
                 meld = Meld(MeldType.KAKAN, (*pon, added), pon[0], None)
                 last_discard = added
                 hands[-1].steps.append(Step("call", seat, meld=meld))
+            elif kind == "nukidora":  # three players: a North set aside
+                seat = e["actor"]
+                north = _pick(held[seat], e["pai"], reds)
+                held[seat].remove(north)
+                last_discard = north  # a ron on it takes this tile
+                hands[-1].steps.append(Step("kita", seat, north))
             elif kind == "dora":
                 hands[-1].steps.append(Step("dora", tile=tiles.new(e["dora_marker"])))
             elif kind == "hora":
@@ -170,25 +181,28 @@ def parse_mjai_events(events: list[dict[str, Any]], source: str = "<mjai>") -> L
             raise LogFormatError(f"{where}: {kind}: {exc}") from None
     if not hands:
         raise LogFormatError(f"{source}: no start_kyoku")
-    return LogGame(source, 0x89, players, hands)
+    three = len(hands[0].haipai) == 3  # the three-player extension deals three hands
+    go = 0x89 | (0x10 if three else 0)
+    return LogGame(source, go, players, hands, rules=rules)
 
 
-def _pick(hand: list[int], name: str) -> int:
-    """The copy of ``name`` in ``hand``; a plain name never takes a red copy."""
+def _pick(hand: list[int], name: str, reds: bool = True) -> int:
+    """The copy of ``name`` in ``hand``; a plain name never takes a red copy (copy 0,
+    where the game has red fives)."""
     kind, red = parse_mjai(name)
     matches = [t for t in hand if t >> 2 == kind]
-    if kind in FIVES:  # copy 0 is the red five (mjai logs here use three red fives)
+    if kind in FIVES and reds:
         matches = [t for t in matches if (t % 4 == 0) == red]
     if not matches:
         raise LogFormatError(f"{name} is not in the hand")
     return max(matches)
 
 
-def _take(hand: list[int], names: list[str]) -> list[int]:
+def _take(hand: list[int], names: list[str], reds: bool = True) -> list[int]:
     """Remove the named tiles from ``hand`` and return their ids."""
     out = []
     for name in names:
-        tile = _pick(hand, name)
+        tile = _pick(hand, name, reds)
         hand.remove(tile)
         out.append(tile)
     return out
@@ -226,6 +240,7 @@ class MjaiStream:
         self.start: dict[str, Any] | None = None
         self.pons: dict[tuple[int, int], list[int]] = {}
         self.deals: dict[int, list[str]] = {}
+        self.wins: list[dict[str, Any]] = []  # held back to the hand's end (see win)
 
     def name(self, tile: int) -> str:
         return mjai_name(tile, self.rules.red_fives)
@@ -235,8 +250,11 @@ class MjaiStream:
         if self.viewer is not None and not event.visible_to(self.viewer):
             return []
         if kind == "start_match":
-            start = {"type": "start_game", "names": self.players}
-            return [start if self.viewer is None else {**start, "id": self.viewer}]
+            start: dict[str, Any] = {"type": "start_game", "names": self.players}
+            if self.viewer is not None:
+                return [{**start, "id": self.viewer}]
+            # the full log: every rule of the game, in a key of ours others ignore
+            return [{**start, RULES_KEY: self.rules.to_dict()}]
         if kind == "start_hand":
             self.start, self.pons, self.deals = d, {}, {}
             return []
@@ -312,23 +330,35 @@ class MjaiStream:
                     "consumed": [self.name(t) for t in pon],
                 }
             ]
+        if kind == "kita":  # the three-player extension (Mortal's three-player forks)
+            return [{"type": "nukidora", "actor": d["seat"], "pai": self.name(d["tile"])}]
         if kind == "dora":
             return [{"type": "dora", "dora_marker": self.name(d["indicator"])}]
         if kind == "win":
+            # held until the hand's end, which says what was paid: under a loss limit
+            # a payer pays less than the hands are worth
             source = d["source"] if d["source"] is not None else d["seat"]
-            return [
+            self.wins.append(
                 {
                     "type": "hora",
                     "actor": d["seat"],
                     "target": source,
-                    "deltas": d["result"]["deltas"],
+                    "deltas": list(d["result"]["deltas"]),
                     "ura_markers": [self.name(t) for t in d["ura"]],
                 }
-            ]
+            )
+            return []
         if kind == "ryuukyoku":
             return [{"type": "ryukyoku", "deltas": list(d["deltas"])}]
         if kind == "end_hand":
-            return [{"type": "end_kyoku"}]
+            wins, self.wins = self.wins, []
+            if wins:  # the last win's deltas take what the loss limit changed
+                paid = [sum(x) for x in zip(*(w["deltas"] for w in wins), strict=True)]
+                last = wins[-1]["deltas"]
+                wins[-1]["deltas"] = [
+                    a + b - c for a, b, c in zip(last, d["deltas"], paid, strict=True)
+                ]
+            return [*wins, {"type": "end_kyoku"}]
         if kind == "end_match":
             return [{"type": "end_game"}]
         return []

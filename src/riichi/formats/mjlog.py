@@ -50,6 +50,9 @@ class LogHand:
     steps: list[Step] = field(default_factory=list)
 
 
+RULES_KEY = "riichi_rules"  # our own key: the RuleSet the game was played under
+
+
 @dataclass
 class LogGame:
     source: str
@@ -62,8 +65,8 @@ class LogGame:
     errors: list[str] = field(default_factory=list)  # what a lenient read skipped
     owari: list[float] = field(default_factory=list)  # score, points per seat
     game_id: str = ""  # Tenhou's log id (2018020420gm-0001-14423-3290b527), when known
-    # the exact RuleSet (``RuleSet.to_dict``) of our own downloads, which carry it in a
-    # key of their own where the format has no field for it
+    # the exact RuleSet (``RuleSet.to_dict``) of our own files, which carry it under
+    # RULES_KEY where the format has no field for it
     rules: dict[str, Any] | None = None
 
     @property

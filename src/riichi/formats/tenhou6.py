@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from riichi.formats.mjlog import LogFormatError, LogGame, LogHand, Step, game_id
+from riichi.formats.mjlog import RULES_KEY, LogFormatError, LogGame, LogHand, Step, game_id
 from riichi.game import Match
 from riichi.scoring import Meld, MeldType
 from riichi.tiles import FIVES, is_red, red_fives_set
@@ -44,9 +44,6 @@ _LIMITS = {
     "kazoe-yakuman": "役満",
     "yakuman": "役満",
 }
-
-
-RULES_KEY = "riichi_rules"  # our own key: the RuleSet the game was played under
 
 
 def red_count(red_fives: int, suit: int) -> int:

@@ -445,9 +445,10 @@ def create_app(
         data = await server().game_file(game_id, fmt)
         headers = {}
         if fmt != "replay":
-            name = f"riichi-{game_id}-{fmt}.json"
+            name = f"riichi-{game_id}-{fmt}.{'mjson' if fmt == 'mjai' else 'json'}"
             headers["Content-Disposition"] = f'attachment; filename="{name}"'
-        return Response(data, media_type="application/json", headers=headers)
+        kind = "application/x-ndjson" if fmt == "mjai" else "application/json"
+        return Response(data, media_type=kind, headers=headers)
 
     async def table_socket(websocket: WebSocket) -> None:
         address = client_address(websocket)

@@ -22,6 +22,7 @@ from async_lru import alru_cache
 
 from riichi.bots import ROSTER
 from riichi.errors import excerpt
+from riichi.formats.mjai import to_jsonl, write_mjai
 from riichi.formats.tenhou6 import write_tenhou6
 from riichi.game import Match, commitment
 from riichi.hand.decompose import prepare
@@ -466,7 +467,8 @@ class Server:
         return await self.download(game_id, fmt)
 
     async def _download(self, game_id: str, fmt: str) -> bytes:
-        """A finished game as JSON bytes: ``replay`` frames, our ``record``, or ``tenhou6``."""
+        """A finished game as bytes: ``replay`` frames, our ``record``, ``tenhou6``
+        (JSON) or ``mjai`` (JSON Lines)."""
         game = await self.finished(game_id)
         build: Callable[[], Any]
         if fmt == "replay":
@@ -476,8 +478,11 @@ class Server:
             build = game.record
         elif fmt == "tenhou6":
             build = lambda: write_tenhou6(game.match)  # noqa: E731
+        elif fmt == "mjai":  # JSON Lines, one event a line
+            async with self._replays:
+                return await asyncio.to_thread(lambda: to_jsonl(write_mjai(game.match)).encode())
         else:
-            raise NotFound(f"unknown format {excerpt(fmt)}; known: record, tenhou6")
+            raise NotFound(f"unknown format {excerpt(fmt)}; known: record, tenhou6, mjai")
         async with self._replays:  # one rebuild at a time: the others wait, the loop does not
             return await asyncio.to_thread(lambda: json.dumps(build()).encode())
 

@@ -1172,7 +1172,7 @@ async function showPlayer(key, offset = 0) {
     const a = el("a", null, `${when}: ${g.kind}, place ${g.place}, ${g.score}`);
     a.href = `/replay/${g.table}`;
     li.appendChild(a);
-    for (const [fmt, label] of [["tenhou6", "tenhou.net/6"], ["record", "record"]]) {
+    for (const [fmt, label] of [["tenhou6", "tenhou.net/6"], ["mjai", "mjai"], ["record", "record"]]) {
       const d = el("a", "download", ` ${label}`);
       d.href = `/api/games/${g.table}/${fmt}`;
       li.appendChild(d);
@@ -1228,6 +1228,7 @@ async function showReplay(gameId) {
   $("#replay-controls").hidden = false;
   $("#dl-tenhou6").href = `/api/games/${gameId}/tenhou6`;
   $("#dl-record").href = `/api/games/${gameId}/record`;
+  $("#dl-mjai").href = `/api/games/${gameId}/mjai`;
   const data = await replayPane($("#table"), gameId, showResult);
   if (data) setStatus(`replay: ${data.players.map((p) => p.name).join(", ")}`);
 }
