@@ -4,14 +4,17 @@ lone players get roster computers. No test sleeps for a deadline."""
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from starlette.testclient import TestClient
 
-from riichi.server import create_app
+from riichi.rules import Length, find_ruleset
+from riichi.server import Store, create_app
 from riichi.server.auth import COOKIE
 from riichi.server.clock import FakeClock
 from server_helpers import Seat, stored_actions
@@ -124,6 +127,43 @@ def test_timeouts_play_a_whole_hand_then_the_result_pauses(tmp_path: Path) -> No
             assert seat.clock["pause_until"] is None
     timeouts = [a for a in stored_actions(sqlite(tmp_path), table["id"]) if a[2]]
     assert len(timeouts) >= 10 and all(s == 0 for s, _, _ in timeouts)
+    store = Store(sqlite(tmp_path))
+    try:
+        stored = stored_actions(sqlite(tmp_path), table["id"])
+        assert store.timed_out(table["id"]) == {i for i, a in enumerate(stored) if a[2]}
+    finally:
+        store.close()
+
+
+def test_the_record_and_the_replay_show_what_the_clock_played() -> None:
+    """A finished game's download marks each action the clock played, and still
+    replays; the replay viewer's frame for it says so."""
+    from riichi.game import Match
+    from riichi.server.hub import Finished
+    from riichi.server.table import SeatSpec
+    from riichi.server.views import replay_frames
+
+    rules = find_ruleset("online").replace(length=Length.EAST)
+    match = Match(rules, "clock-record")
+    rng = random.Random(1)
+    while not match.over:
+        seat, legal = next(iter(match.legal_actions().items()))
+        match.apply(seat, rng.choice(list(legal)))
+    seats = [SeatSpec("random", f"bot {s}") for s in range(4)]
+    game = Finished(cast(Any, None), match, seats, frozenset({3, 7}))
+    game = replace(game, stored=cast(Any, type("S", (), {"commitment": "c", "salt": "s"})))
+    record = game.record()
+    marked = [i for i, a in enumerate(record["actions"]) if a.get("timeout")]
+    assert marked == [3, 7]
+    assert Match.from_record(record).events == match.events  # still the same game
+    players = [{"name": f"bot {s}"} for s in range(4)]
+    labels = [f["label"] or "" for f in replay_frames(match, players, game.timeouts)]
+    clocked = [x for x in labels if "played by the clock" in x]
+    assert clocked == [
+        f"{match.players[match.actions[i][0]]}: {match.actions[i][1]}"
+        " (time ran out: played by the clock)"
+        for i in (3, 7)
+    ]
 
 
 def test_a_seat_back_during_a_result_pause_sees_that_result_then_the_next_deal(

@@ -160,6 +160,7 @@ class Match:
             for item in record["actions"]:
                 data = dict(item)
                 seat = data.pop("seat")
+                data.pop("timeout", None)  # the clock played it: the same action
                 actions.append((int(seat), Action.from_dict(data)))
         except (KeyError, TypeError, ValueError) as exc:
             raise IllegalActionError(f"malformed record: {exc}") from None

@@ -80,14 +80,15 @@ class Finished:
     stored: StoredTable
     match: Match
     seats: list[SeatSpec]
+    timeouts: frozenset[int] = frozenset()  # the actions the clock played
 
     def record(self) -> dict[str, Any]:
-        """Our record with the seed revealed, and the salt and commitment to check it."""
-        return {
-            **self.match.record(),
-            "commitment": self.stored.commitment,
-            "salt": self.stored.salt,
-        }
+        """Our record with the seed revealed, the salt and commitment to check it, and
+        ``"timeout": true`` on each action the clock played."""
+        record = self.match.record()
+        for seq in self.timeouts:
+            record["actions"][seq]["timeout"] = True
+        return {**record, "commitment": self.stored.commitment, "salt": self.stored.salt}
 
 
 class Server:
@@ -456,7 +457,8 @@ class Server:
         if stored is None or stored.status != "over":
             raise NotFound("no such finished game")
         match, seats = await asyncio.to_thread(load_match, stored, self.store)
-        return Finished(stored, match, seats)
+        timeouts = await asyncio.to_thread(self.store.timed_out, game_id)
+        return Finished(stored, match, seats, timeouts)
 
     async def game_file(self, game_id: str, fmt: str) -> bytes:
         """A finished game's download, once it may be shown (a Daily Wall game: after
@@ -473,7 +475,10 @@ class Server:
         build: Callable[[], Any]
         if fmt == "replay":
             players = [s.public() for s in game.seats]
-            build = lambda: {"players": players, "frames": replay_frames(game.match, players)}  # noqa: E731
+            build = lambda: {  # noqa: E731
+                "players": players,
+                "frames": replay_frames(game.match, players, game.timeouts),
+            }
         elif fmt == "record":
             build = game.record
         elif fmt == "tenhou6":

@@ -683,6 +683,17 @@ class Store:
                 )
         return [(row.seat, json.loads(row.action)) for row in rows]
 
+    def timed_out(self, table_id: str) -> frozenset[int]:
+        """The numbers of a table's actions that its clock played (a person's time ran
+        out)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(actions.c.seq).where(
+                    actions.c.table_id == table_id, actions.c.timeout.is_(True)
+                )
+            ).scalars()
+            return frozenset(int(seq) for seq in rows)
+
     def get_table(self, table_id: str) -> StoredTable | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(tables).where(tables.c.id == table_id)).first()

@@ -3,7 +3,7 @@ for finished games only, replay frames with every hand open."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from riichi.bots.efficiency import visible_counts
@@ -82,8 +82,11 @@ def tenpai_help(obs: Observation) -> dict[str, Any] | None:
     return {"waits": unseen(found.kinds)} if found.tenpai else None
 
 
-def replay_frames(match: Match, players: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One frame before the first action and one after each: all hands open.
+def replay_frames(
+    match: Match, players: Sequence[dict[str, Any]], timeouts: Collection[int] = ()
+) -> list[dict[str, Any]]:
+    """One frame before the first action and one after each: all hands open; an
+    action the clock played (its number in ``timeouts``) says so.
 
     Only ever built from a finished game, whose hands are no longer secret.
     """
@@ -91,11 +94,13 @@ def replay_frames(match: Match, players: Sequence[dict[str, Any]]) -> list[dict[
         raise ValueError("replays open every hand, so only finished games have them")
     again = Match(match.rules, match.seed, match.players)
     frames = [_frame(again, players, None, 0)]
-    for seat, action in match.actions:
+    for seq, (seat, action) in enumerate(match.actions):
         before = len(again.events)
         kyoku, hands = again.kyoku, len(again.results)
         again.apply(seat, action)
         label = f"{again.players[seat]}: {action}"
+        if seq in timeouts:
+            label += " (time ran out: played by the clock)"
         if len(again.results) == hands or again.over:
             frames.append(_frame(again, players, label, before))
             continue
