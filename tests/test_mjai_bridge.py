@@ -67,6 +67,31 @@ def test_a_bot_that_answers_every_event_plays_in_step(tmp_path: Path) -> None:
     assert len(rivers) > 20 and all(e.data["tsumogiri"] for e in rivers)
 
 
+def test_a_bot_slow_to_answer_its_first_event_is_still_read_in_step() -> None:
+    """The protocol is told from what the bot writes, not how fast: a bot that answers
+    every event but takes a second over the first is still read in step."""
+    match, outside = match_with("slowstart", timeout=3.0)
+    assert match.over and outside.warnings == []
+    assert outside.answers_every
+    rivers = [e for e in match.events if e.type == "discard" and e.data["seat"] == 0]
+    assert len(rivers) > 20 and all(e.data["tsumogiri"] for e in rivers)
+
+
+def test_a_none_written_late_after_a_call_is_dropped_and_answers_stay_in_step() -> None:
+    """A bot that writes a none nobody asked for after another player's call (as
+    mjai-manue does after a kan), arriving late: it is dropped whenever it comes,
+    and every later answer is the one to its own question."""
+    match, outside = match_with("kanlate", timeout=2.0)
+    assert match.over
+    calls = [e for e in match.events if e.type in ("call", "ankan", "kakan") and e.data["seat"]]
+    assert len(calls) >= 3  # the others called: the bot wrote its stray nones
+    assert not [w for w in outside.warnings if "not legal" in w or "timed out" in w], (
+        outside.warnings
+    )
+    rivers = [e for e in match.events if e.type == "discard" and e.data["seat"] == 0]
+    assert len(rivers) > 20 and all(e.data["tsumogiri"] for e in rivers)
+
+
 def test_riichi_is_sent_back_once_and_only_when_legal(tmp_path: Path) -> None:
     log = tmp_path / "events.jsonl"
     match, outside = match_with("reach", timeout=2.0, log=log)

@@ -5,9 +5,11 @@ turn, with none otherwise. Its first argument misbehaves on purpose:
 slow (sleeps past the time limit), bad (answers garbage), illegal (names a
 tile it does not hold), crash (exits at its first decision), late (its first
 answer comes after the time limit, the rest in time), every (gimite-style:
-answers every event, none where it cannot act), reach (declares riichi
-whenever a discard leaves it tenpai, and also once when it is not). A second
-argument names a file where it writes every event it received.
+answers every event, none where it cannot act), slowstart (the same, but it
+takes a second over its first answer), kanlate (after another player's call
+it writes a none nobody asked for, late: once the next event has come), reach
+(declares riichi whenever a discard leaves it tenpai, and also once when it is
+not). A second argument names a file where it writes every event it received.
 """
 
 import json
@@ -24,6 +26,8 @@ decisions = 0
 hand: list[str] = []
 in_riichi = False
 bluffed = False
+owe_none = False  # kanlate: a none to write once the next event comes
+CALLS = ("chi", "pon", "daiminkan", "kakan", "ankan")
 
 
 def say(message: dict) -> None:
@@ -58,6 +62,13 @@ for line in sys.stdin:
         log.write(line)
         log.flush()
     kind = event["type"]
+    if owe_none:
+        say({"type": "none"})
+        owe_none = False
+    if mode == "kanlate" and kind in CALLS and event.get("actor") != me:
+        owe_none = True
+    if mode == "slowstart" and kind == "start_game":
+        time.sleep(1.0)
     if kind == "start_game":
         me = event["id"]
     elif kind == "start_kyoku":
@@ -70,7 +81,7 @@ for line in sys.stdin:
     elif kind == "reach_accepted" and event["actor"] == me:
         in_riichi = True
     if not event.get("can_act"):
-        if mode == "every":
+        if mode in ("every", "slowstart"):
             say({"type": "none"})
         continue
     decisions += 1

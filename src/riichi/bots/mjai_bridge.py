@@ -5,13 +5,18 @@ line and writes one reaction line only when it can act. A bot that times out,
 crashes or answers with something illegal gets a safe default (discard the
 drawn tile, or pass) and a logged warning; the match goes on.
 
-Answers are matched to questions: lines that arrive while no question is open
-(an answer to an event the bot was not asked about, a late answer after a
-timeout) are thrown away before the next question is asked, and once an answer
-has timed out, the next lines that are not legal for the new question are
-taken for the late one and skipped. The events go out in the reference mjai
-server's order: the bot's own ``reach`` once (echoed when it declares, not again
-before its discard), and a kan's new indicator before the kan player's discard.
+Answers are matched to questions by what the bot writes, never by how fast it
+writes it. Some bots answer every event (gimite's protocol: ``none`` where they
+cannot act), others only the questions (Mortal's): a bot shows which it is by
+writing ``none`` where ``none`` cannot answer (its own turn), or by answers
+that came unasked; until then it is taken at its word. Lines a bot owes (an
+every-event bot's ``none`` to each event that was not a question, a late
+answer to a question that timed out) are read and set aside before its next
+answer, and a line that could only answer an earlier event (``none`` on its own
+turn, a discard when asked about another's tile) is dropped wherever it comes.
+The events go out in the reference mjai server's order: the bot's own ``reach``
+once (echoed when it declares, not again before its discard), and a kan's new
+indicator before the kan player's discard.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import logging
 import queue
 import subprocess
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,9 +38,10 @@ from riichi.rules import RuleSet
 from riichi.tiles import mjai_name, parse_mjai
 
 log = logging.getLogger(__name__)
-PROBE_SECONDS = 0.5  # how long the first event waits to see if the bot answers every event
 
 _CALL_TYPES = {"chi": ActionType.CHI, "pon": ActionType.PON, "daiminkan": ActionType.KAN}
+# what a bot answers on its own turn (draw or call), never about another's tile
+_TURN_ANSWERS = {"dahai", "reach", "ankan", "kakan", "ryukyoku"}
 
 
 class MjaiProcessBot:
@@ -49,12 +56,13 @@ class MjaiProcessBot:
         self.pending: list[dict[str, Any]] = []
         self.process: subprocess.Popen[str] | None = None
         self.lines: queue.Queue[str | None] = queue.Queue()
-        self.stale = 0  # questions that timed out: their answers may still come
+        self.late = 0  # questions that timed out: their answers may still come
+        self.nones = 0  # events sent that were not questions (an every-event bot's nones)
         self.echoed_reach = False  # the bot's reach was sent back already
         self.last_sent: dict[str, Any] | None = None
         # gimite-style bots answer every event (none where they cannot act); Mortal-
-        # style ones only the events marked can_act. Told apart at the start.
-        self.answers_every = False
+        # style ones only the events marked can_act. None: not shown yet.
+        self.answers_every: bool | None = None
         self.kan_by: int | None = None  # who called the open kan whose indicator is due
         self.ignored = 0  # lines the bot wrote unasked, thrown away
 
@@ -66,19 +74,6 @@ class MjaiProcessBot:
             self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
         )
         threading.Thread(target=self._read, daemon=True).start()
-
-    def _probe(self) -> None:
-        """Send the first event alone: a bot that answers it answers every event."""
-        first = self.pending.pop(0)
-        self._send({**first, "can_act": False})
-        try:
-            line = self.lines.get(timeout=min(self.timeout, PROBE_SECONDS))
-        except queue.Empty:
-            return
-        if line is None:
-            self.lines.put(None)
-            return
-        self.answers_every = True
 
     def _read(self) -> None:
         assert self.process is not None and self.process.stdout is not None
@@ -141,8 +136,8 @@ class MjaiProcessBot:
             return False
 
     def _drain(self) -> None:
-        """Throw away what the bot wrote while it was not asked: answers to events it
-        was not asked about, and late answers to questions that timed out."""
+        """Read what the bot wrote while no question was open: lines it owed (an
+        every-event bot's nones, late answers) and lines nobody asked for."""
         while True:
             try:
                 line = self.lines.get_nowait()
@@ -151,49 +146,52 @@ class MjaiProcessBot:
             if line is None:  # the end of its output stays for the next reader
                 self.lines.put(None)
                 return
-            if self.stale:
-                self.stale -= 1
+            if self.answers_every is None and not self.late and _says_none(line):
+                self._shows_every()  # it answers what it was not asked
+            self._owed(line)
+
+    def _owed(self, line: str) -> None:
+        """Set aside a line that answers no open question."""
+        if self.answers_every and self.nones:
+            self.nones -= 1
+        elif self.late:
+            self.late -= 1
+        else:
             self.ignored += 1
             log.debug("%s: wrote %r unasked; ignored", self.name, line.strip()[:60])
+
+    def _shows_every(self) -> None:
+        self.answers_every = True
 
     def _flush(self, deciding: bool = False) -> None:
         # can_act tells the bot which event it must answer: only the last one
         # before a decision (Mortal's convention; the others say false). A bot that
-        # answers every event is read in step, its answers to the others dropped.
-        if self.last_sent is None and self.pending:
-            self._probe()
+        # answers every event owes a line for each of the others.
         for i, message in enumerate(self.pending):
             last = deciding and i == len(self.pending) - 1
-            self._send({**message, "can_act": last})
-            if self.answers_every and not last:
-                self._skip_one()
+            if self._send({**message, "can_act": last}) and not last:
+                self.nones += 1
         self.pending.clear()
 
-    def _skip_one(self) -> None:
+    def _answer(self, deadline: float) -> tuple[str | None, dict[str, Any] | None]:
+        """The bot's next line by ``deadline`` and what it says (None: no line, or
+        not a JSON object; warned)."""
         try:
-            line = self.lines.get(timeout=self.timeout)
-        except queue.Empty:
-            return
-        if line is None:
-            self.lines.put(None)
-
-    def _answer(self) -> dict[str, Any] | None:
-        try:
-            line = self.lines.get(timeout=self.timeout)
+            line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
             self._warn("timed out")
-            self.stale += 1  # its answer may come later: it is not the next one's
-            return None
+            self.late += 1  # its answer may come later: it is not the next one's
+            return None, None
         if line is None:
             self._warn("stopped (exited or crashed)")
             self.lines.put(None)
-            return None
+            return None, None
         try:
             answer = json.loads(line)
         except json.JSONDecodeError:
             self._warn(f"answered with something not JSON: {line.strip()[:80]!r}")
-            return None
-        return answer if isinstance(answer, dict) else None
+            return line, None
+        return line, answer if isinstance(answer, dict) else None
 
     def _warn(self, what: str) -> None:
         text = f"{self.name}: {what}; playing the safe default"
@@ -206,17 +204,37 @@ class MjaiProcessBot:
         log.info(text)
 
     def _ask(self, observation: Observation) -> tuple[dict[str, Any] | None, Action | None]:
-        """The bot's answer to the question just sent, and the legal action it names.
-        After a timeout, lines that are not legal here are the late answer: skipped."""
+        """The bot's answer to the question just sent, and the legal action it names:
+        lines it owes are set aside first, and lines that can only answer an earlier
+        event are dropped, within one time limit."""
+        deadline = time.monotonic() + self.timeout
+        own_turn = not any(a.type is ActionType.PASS for a in observation.legal)
         while True:
-            answer = self._answer()
-            if answer is None:
+            line, answer = self._answer(deadline)
+            if line is None or answer is None:
                 return None, None
+            if self.answers_every and self.nones:
+                self.nones -= 1  # a none it owed for an earlier event
+                continue
+            kind = answer.get("type")
             action = self._to_action(observation, answer)
-            if action is not None or answer.get("type") == "reach" or not self.stale:
-                return answer, action
-            self.stale -= 1
-            self._note(f"answered {json.dumps(answer)[:60]} late; ignored")
+            if action is None and kind != "reach":
+                if self.answers_every is None and kind == "none" and own_turn:
+                    # none cannot answer its own turn: it answers every event; this
+                    # one was for the first event it was sent
+                    self._shows_every()
+                    self.nones = max(0, self.nones - 1)
+                    continue
+                earlier = (kind == "none") if own_turn else kind in _TURN_ANSWERS
+                if self.late or earlier:
+                    self._owed(line)  # a late answer, or one that fits an earlier event
+                    self._note(f"answered {json.dumps(answer)[:60]} for an earlier event; ignored")
+                    continue
+                return answer, None
+            if self.answers_every is None and kind != "none":
+                self.answers_every = False  # it answered a question, and only that
+                self.nones = 0
+            return answer, action
 
     def act(self, observation: Observation) -> Action:
         self._drain()
@@ -311,6 +329,14 @@ class MjaiProcessBot:
         if tsumogiri is not None and obs.drawn is not None:
             candidates.sort(key=lambda a: (a.tile == obs.drawn) != bool(tsumogiri))
         return candidates[0]
+
+
+def _says_none(line: str) -> bool:
+    try:
+        message = json.loads(line)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(message, dict) and message.get("type") == "none"
 
 
 def safe_default(obs: Observation) -> Action:
