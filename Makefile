@@ -56,7 +56,7 @@ system-deps:
 
 unit: $(STAMP) $(CORE_BUILT) system-deps
 	$(BIN)/riichi info
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q --durations=12
 
 ## pure: the core's tests on the pure source
 pure: $(STAMP)

@@ -90,7 +90,7 @@ for line in sys.stdin:
     if mode == "slow" and decisions % 7 == 1:
         time.sleep(1.5)
     if mode == "late" and decisions == 1:
-        time.sleep(0.8)
+        time.sleep(3.0)
     if mode == "bad" and decisions % 5 == 1:
         print("this is not json", flush=True)
         continue
