@@ -108,43 +108,81 @@ class Reading:
 GroupReading = tuple[tuple[Block, ...], int | None]
 
 
-def _fill_suit_table(offset: int) -> None:
-    """Every complete holding of the suit starting at kind ``offset``, with its readings,
-    by the holding's base-5 key (``shanten.suit_key``), into ``_SUIT_TABLES``."""
-    suit_blocks = [Block(offset + k, False) for k in range(7)]
-    suit_blocks += [Block(offset + k, True) for k in range(9)]
-    found: dict[int, list[GroupReading]] = {}
+# A suit's readings are the same in each suit but for the offset of their kinds: one
+# table serves the three, each reading packed in an int (the pair's kind + 1 or 0 in
+# bits 0-3, the number of blocks in bits 4-6, then 5 bits a block: 2 * kind + triplet).
+# Ints in tuples are nothing the cyclic collector walks; built as objects, the three
+# tables were 250,000 of them, walked at every full collection.
+_PAIR_BITS: Final = 4
+_COUNT_BITS: Final = 3
+_BLOCK_BITS: Final = 5
+_BLOCK_SHIFT: Final = _PAIR_BITS + _COUNT_BITS
+_BLOCKS: Final[tuple[tuple[Block, Block], ...]] = tuple(
+    (Block(k, False), Block(k, True)) for k in range(NUM_KINDS)
+)
+
+
+def _suit_table() -> dict[int, tuple[int, ...]]:
+    """Every complete holding of one suit (kinds 0-8), with its readings packed, by the
+    holding's base-5 key (``shanten.suit_key``)."""
+    codes = [2 * k for k in range(7)] + [2 * k + 1 for k in range(9)]
+    found: dict[int, list[int]] = {}
     for m in range(5):
-        for blocks in itertools.combinations_with_replacement(suit_blocks, m):
+        for blocks in itertools.combinations_with_replacement(codes, m):
             base = [0] * 9
-            for block in blocks:
-                for k in block.kinds:
-                    base[k - offset] += 1
+            for code in blocks:
+                k = code >> 1
+                if code & 1:
+                    base[k] += 3
+                else:
+                    base[k] += 1
+                    base[k + 1] += 1
+                    base[k + 2] += 1
             if max(base, default=0) > 4:
                 continue
-            for pair in (None, *range(9)):
+            packed = m << _PAIR_BITS
+            for i, code in enumerate(blocks):
+                packed |= code << (_BLOCK_SHIFT + _BLOCK_BITS * i)
+            for pair in range(-1, 9):
                 counts = list(base)
-                if pair is not None:
+                if pair >= 0:
                     counts[pair] += 2
                     if counts[pair] > 4:
                         continue
-                found.setdefault(suit_key(bytes(counts), 0), []).append(
-                    (blocks, None if pair is None else pair + offset)
-                )
-    _SUIT_TABLES[offset // 9].update((key, tuple(v)) for key, v in found.items())
+                found.setdefault(suit_key(bytes(counts), 0), []).append(packed | (pair + 1))
+    return {key: tuple(v) for key, v in found.items()}
 
 
-# filled at the first complete hand read, or by ``prepare``
-_SUIT_TABLES: Final[list[dict[int, tuple[GroupReading, ...]]]] = [{}, {}, {}]
+def _unpack(packed: int, offset: int) -> GroupReading:
+    """A packed reading of a suit as blocks and pair, its kinds from ``offset``."""
+    count = (packed >> _PAIR_BITS) & ((1 << _COUNT_BITS) - 1)
+    mask = (1 << _BLOCK_BITS) - 1
+    blocks = []
+    for i in range(count):
+        code = (packed >> (_BLOCK_SHIFT + _BLOCK_BITS * i)) & mask
+        blocks.append(_BLOCKS[offset + (code >> 1)][code & 1])
+    pair = (packed & ((1 << _PAIR_BITS) - 1)) - 1
+    return tuple(blocks), None if pair < 0 else pair + offset
+
+
+def _suit_readings(b: bytes, offset: int) -> tuple[GroupReading, ...]:
+    """The readings of the suit from kind ``offset`` in the counts ``b``."""
+    packed = _SUIT_TABLE.get(suit_key(b, offset))
+    if packed is None:
+        return _NO_READINGS
+    return tuple(_unpack(p, offset) for p in packed)
 
 
 def prepare() -> None:
-    """Build now the tables readings are looked up in, which are otherwise built at the
-    first complete hand read (about 0.3 s): for a server or a benchmark, so that no game
-    pays for them."""
-    for offset in (0, 9, 18):
-        if not _SUIT_TABLES[offset // 9]:
-            _fill_suit_table(offset)
+    """Build now the table readings are looked up in, which is otherwise built at the
+    first complete hand read (about 0.1 s): for a server or a benchmark, so that no game
+    pays for it."""
+    if not _SUIT_TABLE:
+        _SUIT_TABLE.update(_suit_table())
+
+
+# filled at the first complete hand read, or by ``prepare``
+_SUIT_TABLE: Final[dict[int, tuple[int, ...]]] = {}
 
 
 _NO_READINGS: Final[tuple[GroupReading, ...]] = ()
@@ -194,11 +232,11 @@ def readings_of(b: bytes, sets: int, winning: int) -> list[Reading]:
     ``winning`` is a kind it holds, or -1 for the readings without a wait."""
     out: list[Reading] = []
     # most hands have one reading per group: plain loops, no products or generators
-    if not _SUIT_TABLES[2]:  # built in order: the last one built means all are
+    if not _SUIT_TABLE:
         prepare()
-    man = _SUIT_TABLES[0].get(suit_key(b, 0), _NO_READINGS)
-    pin = _SUIT_TABLES[1].get(suit_key(b, 9), _NO_READINGS)
-    sou = _SUIT_TABLES[2].get(suit_key(b, 18), _NO_READINGS)
+    man = _suit_readings(b, 0)
+    pin = _suit_readings(b, 9)
+    sou = _suit_readings(b, 18)
     honors = _HONOR_TABLE.get(honor_key(b), _NO_READINGS)
     for m_blocks, m_pair in man:
         for p_blocks, p_pair in pin:
