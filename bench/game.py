@@ -4,7 +4,12 @@ Each engine plays whole hanchans under Tenhou-like rules with the same kind
 of agent, written in Python: take a win when offered, otherwise a uniform
 legal action. One core; not a test.
 
-    python bench/game.py [--games 20] [--seed 0]
+Two loops: the tuned one builds our lazily built tables first and moves what
+lives long out of the collector's passes (``gc.freeze``), as the server does;
+the plain one is what a library user writes: one game to warm up, then the
+games, nothing else.
+
+    python bench/game.py [--games 30] [--seed 1]
 """
 
 from __future__ import annotations
@@ -16,7 +21,11 @@ import time
 from collections.abc import Callable
 
 import cores
-from riichi.cli.selfplay import play_random_match
+from riichi.game import ActionType, Match
+from riichi.rules import find_ruleset
+
+TENHOU = find_ruleset("tenhou")
+WINS = (ActionType.TSUMO, ActionType.RON)
 
 
 def prepare_ours() -> None:
@@ -27,7 +36,13 @@ def prepare_ours() -> None:
 
 
 def ours(seed: int) -> None:
-    play_random_match("tenhou", seed)
+    """A library user's loop: the library alone imported, nothing tuned."""
+    match = Match(TENHOU, seed)
+    rng = random.Random(seed)
+    while not match.over:
+        seat, legal = next(iter(match.legal_actions().items()))
+        won = [a for a in legal if a.type in WINS]
+        match.apply(seat, won[0] if won else legal[rng.randrange(len(legal))])
 
 
 def riichienv_game() -> Callable[[int], None] | None:
@@ -78,32 +93,38 @@ def jansou_game() -> Callable[[int], None] | None:
     return play
 
 
-def rate(play: Callable[[int], None], games: int, seed: int) -> float:
-    play(seed - 1)  # warm up: lazily built tables
-    prepare_ours()
-    # and keep those long-lived tables out of the collector's full passes, as the
-    # server does: otherwise one collection walking them costs a whole game's time
-    gc.freeze()
+def rate(play: Callable[[int], None], games: int, seed: int, tuned: bool = True) -> float:
+    play(seed - 1)  # warm up
+    if tuned:
+        prepare_ours()  # our lazily built tables
+        # and keep those long-lived tables out of the collector's full passes, as the
+        # server does
+        gc.freeze()
     start = time.perf_counter()
     for g in range(seed, seed + games):
         play(g)
-    return games / (time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    if tuned:
+        gc.unfreeze()
+    return games / elapsed
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(cores.args())
     if cores.wanted():
         cores.report({"hanchans": rate(ours, args.games, args.seed)})
         return
     pure = cores.pure(__file__)
+    plain = rate(ours, args.games, args.seed + 1000, tuned=False)  # first: nothing built
     mine = rate(ours, args.games, args.seed)
     print(cores.heading())
     print(f"{args.games} random hanchans per engine")
     print(f"{'engine':<22} {'hanchans/s':>11}  ratio")
     print(f"{'riichi':<22} {mine:>11.1f}")
+    print(f"{'riichi, plain loop':<22} {plain:>11.1f}")
     if pure is not None:
         value = pure["hanchans"]
         print(f"{'riichi, pure':<22} {value:>11.1f}  compiled/pure = {mine / value:.2f}")
@@ -113,7 +134,10 @@ def main() -> None:
             print(f"{name:<22} {'not installed':>11}")
             continue
         value = rate(play, args.games, args.seed)
-        print(f"{name:<22} {value:>11.1f}  ours/{name} = {mine / value:.2f}")
+        print(
+            f"{name:<22} {value:>11.1f}  ours/{name} = {mine / value:.2f},"
+            f" plain loop/{name} = {plain / value:.2f}"
+        )
 
 
 if __name__ == "__main__":
