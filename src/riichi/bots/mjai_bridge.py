@@ -147,7 +147,7 @@ class MjaiProcessBot:
                 self.lines.put(None)
                 return
             if self.answers_every is None and not self.late and _says_none(line):
-                self._shows_every()  # it answers what it was not asked
+                self.answers_every = True  # it answers what it was not asked
             self._owed(line)
 
     def _owed(self, line: str) -> None:
@@ -159,9 +159,6 @@ class MjaiProcessBot:
         else:
             self.ignored += 1
             log.debug("%s: wrote %r unasked; ignored", self.name, line.strip()[:60])
-
-    def _shows_every(self) -> None:
-        self.answers_every = True
 
     def _flush(self, deciding: bool = False) -> None:
         # can_act tells the bot which event it must answer: only the last one
@@ -222,7 +219,7 @@ class MjaiProcessBot:
                 if self.answers_every is None and kind == "none" and own_turn:
                     # none cannot answer its own turn: it answers every event; this
                     # one was for the first event it was sent
-                    self._shows_every()
+                    self.answers_every = True
                     self.nones = max(0, self.nones - 1)
                     continue
                 earlier = (kind == "none") if own_turn else kind in _TURN_ANSWERS
