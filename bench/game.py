@@ -9,14 +9,19 @@ lives long out of the collector's passes (``gc.freeze``), as the server does;
 the plain one is what a library user writes: one game to warm up, then the
 games, nothing else.
 
-    python bench/game.py [--games 30] [--seed 1]
+    python bench/game.py [--games 30] [--seed 1] [--repeat 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
+import os
 import random
+import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 
@@ -109,35 +114,62 @@ def rate(play: Callable[[int], None], games: int, seed: int, tuned: bool = True)
     return games / elapsed
 
 
+def plain_in_child(games: int, seed: int) -> float:
+    """The plain loop in a fresh process: nothing built, nothing frozen before it."""
+    env = {**os.environ, PLAIN_ENV: "1"}
+    command = [sys.executable, __file__, "--games", str(games), "--seed", str(seed)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    return float(json.loads(done.stdout.strip().splitlines()[-1])["plain"])
+
+
+PLAIN_ENV = "RIICHI_BENCH_PLAIN"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="rounds; medians are shown")
     args = parser.parse_args(cores.args())
+    if os.environ.get(PLAIN_ENV):
+        print(json.dumps({"plain": rate(ours, args.games, args.seed, tuned=False)}))
+        return
     if cores.wanted():
         cores.report({"hanchans": rate(ours, args.games, args.seed)})
         return
     pure = cores.pure(__file__)
-    plain = rate(ours, args.games, args.seed + 1000, tuned=False)  # first: nothing built
-    mine = rate(ours, args.games, args.seed)
+    peers = [(name, factory()) for name, factory in PEERS]
+    runs: dict[str, list[float]] = {"tuned": [], "plain": []}
+    # the engines take turns, round after round: a slow spell of the machine falls
+    # on all of them, and the medians leave it out
+    for _ in range(args.repeat):
+        runs["plain"].append(plain_in_child(args.games, args.seed))
+        runs["tuned"].append(rate(ours, args.games, args.seed))
+        for name, play in peers:
+            if play is not None:
+                runs.setdefault(name, []).append(rate(play, args.games, args.seed))
+    median = {name: statistics.median(values) for name, values in runs.items()}
+    mine, plain = median["tuned"], median["plain"]
     print(cores.heading())
-    print(f"{args.games} random hanchans per engine")
+    print(f"{args.games} random hanchans per engine, median of {args.repeat} rounds")
     print(f"{'engine':<22} {'hanchans/s':>11}  ratio")
     print(f"{'riichi':<22} {mine:>11.1f}")
     print(f"{'riichi, plain loop':<22} {plain:>11.1f}")
     if pure is not None:
         value = pure["hanchans"]
         print(f"{'riichi, pure':<22} {value:>11.1f}  compiled/pure = {mine / value:.2f}")
-    for name, factory in (("riichienv", riichienv_game), ("jansou", jansou_game)):
-        play = factory()
+    for name, play in peers:
         if play is None:
             print(f"{name:<22} {'not installed':>11}")
             continue
-        value = rate(play, args.games, args.seed)
+        value = median[name]
         print(
             f"{name:<22} {value:>11.1f}  ours/{name} = {mine / value:.2f},"
             f" plain loop/{name} = {plain / value:.2f}"
         )
+
+
+PEERS = (("riichienv", riichienv_game), ("jansou", jansou_game))
 
 
 if __name__ == "__main__":
