@@ -104,6 +104,17 @@ class Person:
         )
         # 13 tiles, or 14 with the drawn one: a set stands for three of them
         assert hand + 3 * sets in (13, 14), f"{hand} tiles in hand and {sets} sets"
+        # the drawn tile stands apart: a gap of a good part of a tile before it
+        gap = page.evaluate(
+            """() => { const d = document.querySelector("#my-hand .tile.drawn");
+            const p = d && d.previousElementSibling;
+            if (!d || !p) return null;
+            const a = p.getBoundingClientRect(), b = d.getBoundingClientRect();
+            return [b.left - a.right, b.width]; }"""
+        )
+        if gap is not None:
+            assert gap[0] >= gap[1] / 4, f"the drawn tile is {gap[0]:.1f} px from the hand"
+            self.seen["drawn"] = self.seen.get("drawn", 0) + 1
         # the latest discard is marked, unless it went into a caller's set
         marked = page.locator("#table .river .tile.last").count()
         assert marked <= 1
@@ -207,7 +218,7 @@ def test_a_game_against_bots_in_the_browser(browser: Browser, base_url: str, wid
     else:
         raise AssertionError(f"the match did not end: {person.seen}")
     assert person.seen["call"] and person.seen["riichi"] and person.seen["win"], person.seen
-    assert person.seen["marked"] > 20
+    assert person.seen["marked"] > 20 and person.seen.get("drawn", 0) > 10, person.seen
     shot(page, f"2-match-result-{width}")
     page.click("#result-ok")
     page.goto(base_url)
