@@ -149,15 +149,18 @@ def test_a_seat_is_reached_by_its_account_and_refused_to_another(tmp_path: Path)
         with client.websocket_connect(url) as ws:
             refusal = json.loads(ws.receive_text())
             assert refusal["final"] and "belongs to another player" in refusal["message"]
-        # Ivy may take the friend's seat by its link; this table is closed to spectators
+        # Ivy takes the friend's seat by its link, signed in: it is hers from then on,
+        # reached by her account alone
         with client.websocket_connect(f"/ws/tables/{table['id']}?token={table['tokens'][1]}") as ws:
             assert Seat(ws).seat == 1
         with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+            assert Seat(ws).seat == 1
+        assert ann is not None
+        assert [t["id"] for t in client.get("/api/me").json()["tables"]] == [table["id"]]
+        client.cookies.clear()  # a guest, though, is no spectator here: closed to them
+        with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
             refusal = json.loads(ws.receive_text())
             assert refusal["final"] and "not open to spectators" in refusal["message"]
-        assert ann is not None
-        mine = client.get("/api/me").json()["tables"]
-        assert mine == []  # Ivy sits nowhere by account
         client.cookies.set(COOKIE, ann)
         assert [t["id"] for t in client.get("/api/me").json()["tables"]] == [table["id"]]
 
@@ -206,3 +209,29 @@ def test_an_older_database_upgrades_in_place(tmp_path: Path) -> None:
 @pytest.fixture(autouse=True)
 def _quiet_alembic(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level("WARNING", logger="alembic")
+
+
+def test_a_signed_in_friend_who_opens_a_seat_link_sits_as_their_account(tmp_path: Path) -> None:
+    """A guest opens a private table for two people; a signed-in friend opens the
+    second seat's link and sits as their account (the table keeps it after a restart,
+    and their page will count the game); the same account opening another seat's
+    link sits there as a guest: one person, one seat."""
+    url = f"sqlite:///{tmp_path / 'f.db'}"
+    with TestClient(create_app(url)) as client:
+        body = {"rules": "online", "length": "east", "seats": ["human"] * 3 + ["efficiency"]}
+        table = client.post("/api/tables", json=body).json()
+        friend = register(client, "Friend")
+        base = f"/ws/tables/{table['id']}?token="
+        with client.websocket_connect(base + table["tokens"][1]) as ws:
+            assert Seat(ws).seat == 1
+        with client.websocket_connect(base + table["tokens"][2]) as ws:
+            assert Seat(ws).seat == 2
+        seats = client.get(f"/api/tables/{table['id']}").json()["seats"]
+        assert [s["account"] for s in seats] == [None, friend["id"], None, None]
+    store = Store(url)
+    try:
+        stored = store.get_table(table["id"])
+        assert stored is not None
+        assert [s.get("account") for s in stored.seats] == [None, friend["id"], None, None]
+    finally:
+        store.close()

@@ -31,7 +31,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
@@ -172,6 +172,7 @@ class Viewer:
     def __init__(self, seat: int | None, limits: Limits) -> None:
         self.seat = seat
         self.account: int | None = None  # signed in as
+        self.claims = False  # signed in, by a link to a seat no account holds: takes it
         self.outbox: asyncio.Queue[str] = asyncio.Queue()
         self.limits = limits
         self.queued_bytes = 0
@@ -353,6 +354,15 @@ class LiveTable:
             raise ProtocolError(f"table {self.id} is not open to spectators")
         viewer = Viewer(seat, self.limits)
         viewer.account = account
+        if token and account is not None and seat is not None:
+            spec = self.seats[seat]
+            viewer.claims = (
+                spec.account is None
+                and not spec.is_bot
+                and not self.stored.bet  # a stake is reserved from an account at the start
+                and not kind_rules(self.stored.kind).rated
+                and all(s.account != account for s in self.seats)
+            )
         return viewer
 
     async def _run(self) -> None:
@@ -503,6 +513,12 @@ class LiveTable:
                 self._count_spectators(+1)
             else:
                 self.touched = self.clock.now()
+            if viewer.claims and viewer.seat is not None and viewer.account is not None:
+                seat, account = viewer.seat, viewer.account
+                if await asyncio.to_thread(self.store.claim_seat, self.id, seat, account):
+                    self.seats[seat] = replace(self.seats[seat], account=account)
+                    self._public = public_info(self.stored, self.seats, self.match.rules)
+                    self._published = self._info()
             self.viewers.add(viewer)
             viewer.put(self.snapshot(viewer.seat, "hello"))
             return
