@@ -503,6 +503,21 @@ class LiveTable:
 
     # ----------------------------------------------------------- commands
 
+    async def _claim(self, seat: int, account: int) -> None:
+        """The signed-in person who came by the seat's link takes the seat for their
+        account; if storage fails, they play it as a guest all the same."""
+        try:
+            if not await asyncio.to_thread(self.store.claim_seat, self.id, seat, account):
+                return
+        except Exception:
+            log.exception(
+                "table %s: seat %d could not be given to account %d", self.id, seat, account
+            )
+            return
+        self.seats[seat] = replace(self.seats[seat], account=account)
+        self._public = public_info(self.stored, self.seats, self.match.rules)
+        self._published = self._info()
+
     async def _handle(self, command: _Command) -> None:
         viewer = command.viewer
         if command.kind == "join":
@@ -514,11 +529,7 @@ class LiveTable:
             else:
                 self.touched = self.clock.now()
             if viewer.claims and viewer.seat is not None and viewer.account is not None:
-                seat, account = viewer.seat, viewer.account
-                if await asyncio.to_thread(self.store.claim_seat, self.id, seat, account):
-                    self.seats[seat] = replace(self.seats[seat], account=account)
-                    self._public = public_info(self.stored, self.seats, self.match.rules)
-                    self._published = self._info()
+                await self._claim(viewer.seat, viewer.account)
             self.viewers.add(viewer)
             viewer.put(self.snapshot(viewer.seat, "hello"))
             return
