@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from riichi.formats.mjlog import RULES_KEY, LogFormatError, LogGame, LogHand, Step
+from riichi.formats.mjlog import RULES_KEY, LogFormatError, LogGame, LogHand, Step, as_paid
 from riichi.game import Event, Match
 from riichi.rules import RuleSet
 from riichi.scoring import Meld, MeldType
@@ -352,12 +352,8 @@ class MjaiStream:
             return [{"type": "ryukyoku", "deltas": list(d["deltas"])}]
         if kind == "end_hand":
             wins, self.wins = self.wins, []
-            if wins:  # the last win's deltas take what the loss limit changed
-                paid = [sum(x) for x in zip(*(w["deltas"] for w in wins), strict=True)]
-                last = wins[-1]["deltas"]
-                wins[-1]["deltas"] = [
-                    a + b - c for a, b, c in zip(last, d["deltas"], paid, strict=True)
-                ]
+            if wins:
+                wins[-1]["deltas"] = as_paid([w["deltas"] for w in wins], d["deltas"])
             return [*wins, {"type": "end_kyoku"}]
         if kind == "end_match":
             return [{"type": "end_game"}]

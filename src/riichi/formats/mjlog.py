@@ -53,6 +53,13 @@ class LogHand:
 RULES_KEY = "riichi_rules"  # our own key: the RuleSet the game was played under
 
 
+def as_paid(wins: list[list[int]], paid: list[int]) -> list[int]:
+    """The last of a hand's wins' score changes, adjusted so that all of them add up to
+    what was paid: under a loss limit a payer pays less than the hands are worth."""
+    worth = [sum(x) for x in zip(*wins, strict=True)]
+    return [a + b - c for a, b, c in zip(wins[-1], paid, worth, strict=True)]
+
+
 @dataclass
 class LogGame:
     source: str

@@ -544,18 +544,21 @@ def read_log(path: str | Path, lenient: bool = False) -> LogGame:
     return read_mjlog(path, lenient)
 
 
-def own_record(path: str | Path) -> dict[str, Any] | None:
-    """The file as our own record (``Match.record()``, as ``selfplay --out`` and the
-    server's downloads write it), or None when it is another format."""
+def _json_file(path: str | Path) -> Any:
+    """A ``.json`` file's content, read once for every reader of it; None when it is
+    not one JSON document (the format's own reader then says what is wrong)."""
     if not str(path).endswith(".json"):
         return None
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
-        return None  # the format's own reader says what is wrong
-    if isinstance(data, dict) and {"version", "rules", "actions"} <= data.keys():
-        return data
-    return None
+        return None
+
+
+def _is_own_record(data: Any) -> bool:
+    """Our own record (``Match.record()``, as ``selfplay --out`` and the server's
+    downloads write it)."""
+    return isinstance(data, dict) and {"version", "rules", "actions"} <= data.keys()
 
 
 def replay_own(path: str | Path, record: dict[str, Any]) -> Report:
@@ -586,10 +589,14 @@ def replay_own(path: str | Path, record: dict[str, Any]) -> Report:
 
 
 def replay_path(path: str | Path, lenient: bool = False) -> Report:
-    record = own_record(path)
-    if record is not None:
-        return replay_own(path, record)
+    data = _json_file(path)
+    if _is_own_record(data):
+        return replay_own(path, data)
     try:
+        if isinstance(data, dict):  # tenhou.net/6, already read
+            from riichi.formats.tenhou6 import parse_tenhou6
+
+            return replay_game(parse_tenhou6(data, str(path)))
         return replay_game(read_log(path, lenient))
     except (LogFormatError, UnsupportedLogError):
         raise

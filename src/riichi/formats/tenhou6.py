@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from riichi.formats.mjlog import RULES_KEY, LogFormatError, LogGame, LogHand, Step, game_id
+from riichi.formats.mjlog import RULES_KEY, LogFormatError, LogGame, LogHand, Step, as_paid, game_id
 from riichi.game import Match
 from riichi.scoring import Meld, MeldType
 from riichi.tiles import FIVES, is_red, red_fives_set
@@ -144,11 +144,7 @@ def write_tenhou6(match: Match) -> dict[str, Any]:
                 result = ["流局", list(d["deltas"])]
         elif kind == "end_hand":
             if result and result[0] == "和了":
-                # the wins' score changes as paid: under a loss limit a payer pays
-                # less than the hands are worth; the last win's entry takes the rest
-                paid = [sum(x) for x in zip(*result[1::2], strict=True)]
-                last = result[-2]
-                result[-2] = [a + b - c for a, b, c in zip(last, d["deltas"], paid, strict=True)]
+                result[-2] = as_paid(result[1::2], d["deltas"])
             if n < 4:  # three players: the fourth seat's place stays, empty (as Tenhou's)
                 hand[1] = [*hand[1], 0]
                 haipai.append([])

@@ -472,24 +472,24 @@ class Server:
         """A finished game as bytes: ``replay`` frames, our ``record``, ``tenhou6``
         (JSON) or ``mjai`` (JSON Lines)."""
         game = await self.finished(game_id)
-        build: Callable[[], Any]
-        if fmt == "replay":
-            players = [s.public() for s in game.seats]
-            build = lambda: {  # noqa: E731
-                "players": players,
-                "frames": replay_frames(game.match, players, game.timeouts),
-            }
-        elif fmt == "record":
-            build = game.record
-        elif fmt == "tenhou6":
-            build = lambda: write_tenhou6(game.match)  # noqa: E731
-        elif fmt == "mjai":  # JSON Lines, one event a line
-            async with self._replays:
-                return await asyncio.to_thread(lambda: to_jsonl(write_mjai(game.match)).encode())
-        else:
+        players = [s.public() for s in game.seats]
+        builders: dict[str, Callable[[], bytes]] = {
+            "replay": lambda: _json_bytes(
+                {"players": players, "frames": replay_frames(game.match, players, game.timeouts)}
+            ),
+            "record": lambda: _json_bytes(game.record()),
+            "tenhou6": lambda: _json_bytes(write_tenhou6(game.match)),
+            "mjai": lambda: to_jsonl(write_mjai(game.match)).encode(),  # JSON Lines
+        }
+        build = builders.get(fmt)
+        if build is None:
             raise NotFound(f"unknown format {excerpt(fmt)}; known: record, tenhou6, mjai")
         async with self._replays:  # one rebuild at a time: the others wait, the loop does not
-            return await asyncio.to_thread(lambda: json.dumps(build()).encode())
+            return await asyncio.to_thread(build)
+
+
+def _json_bytes(value: Any) -> bytes:
+    return json.dumps(value).encode()
 
 
 FREEZE_EVERY = 5.0  # seconds
