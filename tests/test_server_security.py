@@ -313,7 +313,7 @@ def test_the_websocket_refuses_other_sites_binary_frames_and_forged_links(
 
 def test_pages_carry_a_strict_content_policy(tmp_path: Path) -> None:
     with TestClient(create_app(db_url(tmp_path))) as client:
-        for path in ("/", "/api/presets", "/static/app.js"):
+        for path in ("/", "/api/presets", "/static/js/main.js"):
             headers = client.get(path).headers
             assert "frame-ancestors 'none'" in headers["content-security-policy"]
             assert "script-src 'self'" in headers["content-security-policy"]

@@ -1,0 +1,36 @@
+// The signed-in account, shown in the header.
+import { $, chipText, el, link, postJSON } from "./dom.js";
+
+export let ME = null;  // {account, tables, queue} from /api/me
+
+export async function loadMe() {
+  ME = await (await fetch("/api/me")).json();
+  renderAccount();
+  return ME;
+}
+
+export function renderAccount() {
+  const box = $("#account");
+  box.replaceChildren();
+  if (ME && ME.account) {
+    box.appendChild(el("span", null, "signed in as "));
+    const page = el("a", null, ME.account.name);
+    page.href = `/player/account:${ME.account.id}`;
+    page.id = "my-page";
+    box.appendChild(page);
+    const chips = link(` ${chipText(ME.chips || 0)}`, "/chips");
+    chips.id = "my-chips";
+    box.appendChild(chips);
+    const out = el("button", null, "Sign out");
+    out.id = "sign-out";
+    out.addEventListener("click", async () => {
+      await postJSON("/api/signout", {});
+      location.href = "/";
+    });
+    box.appendChild(out);
+  } else {
+    const link = el("a", null, "Sign in");
+    link.href = "/#account-panel";
+    box.appendChild(link);
+  }
+}

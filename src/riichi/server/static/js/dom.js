@@ -1,0 +1,70 @@
+// The page's small helpers: finding and making elements, JSON over fetch, pagers.
+export const $ = (sel) => document.querySelector(sel);
+export const el = (tag, cls, text) => {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+
+export function setStatus(text) { $("#status").textContent = text; }
+
+export async function postJSON(url, body, method = "POST") {
+  const res = await fetch(url, {
+    method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}),
+  });
+  const data = await res.json();
+  if (!res.ok) throw new Error(data.error || res.statusText);
+  return data;
+}
+
+export function pager(box, page, go) {
+  box.replaceChildren();
+  const from = page.total ? page.offset + 1 : 0;
+  const to = page.offset + page.items.length;
+  if (page.offset > 0) {
+    const prev = el("button", null, "« previous");
+    prev.addEventListener("click", () => go(Math.max(0, page.offset - page.limit)));
+    box.appendChild(prev);
+  }
+  box.appendChild(el("span", "muted", ` ${from}-${to} of ${page.total} `));
+  if (to < page.total) {
+    const next = el("button", null, "next »");
+    next.addEventListener("click", () => go(page.offset + page.limit));
+    box.appendChild(next);
+  }
+}
+
+export const PAGE = 25;
+
+export async function getJSON(url) {
+  const res = await fetch(url);
+  const data = await res.json();
+  if (!res.ok) throw new Error(data.error || res.statusText);
+  return data;
+}
+
+export function playerLink(key, name) {
+  const a = el("a", null, name);
+  a.href = `/player/${encodeURIComponent(key)}`;
+  return a;
+}
+
+export function chipText(n) { return `${n.toLocaleString()} chips`; }
+export function when(t) { return new Date(t * 1000).toLocaleString(); }
+
+export function rowOf(cells) {
+  const tr = el("tr");
+  for (const c of cells) {
+    const td = el("td");
+    if (c instanceof Node) td.appendChild(c); else td.textContent = c === null || c === undefined ? "-" : String(c);
+    tr.appendChild(td);
+  }
+  return tr;
+}
+
+export function link(text, href) {
+  const a = el("a", null, text);
+  a.href = href;
+  return a;
+}

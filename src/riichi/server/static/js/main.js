@@ -1,0 +1,28 @@
+// The riichi browser client: ES modules served as they are, no build step.
+// This one routes a path to the page that draws it.
+import { loadMe } from "./account.js";
+import { showChips, showDaily, showTournament, showTournaments } from "./competitions.js";
+import { showLobby } from "./lobby.js";
+import { showLeaderboard, showPlayer, showWatch } from "./pages.js";
+import { showCompare, showReplay } from "./replay.js";
+import { checkJapaneseFont } from "./result.js";
+import { playTable } from "./table.js";
+
+checkJapaneseFont();
+const path = location.pathname.split("/").filter(Boolean);
+if (path.length) loadMe();  // the account line
+if (path[0] === "watch") showWatch();
+else if (path[0] === "leaderboard") showLeaderboard();
+else if (path[0] === "player") showPlayer(decodeURIComponent(path[1]));
+else if (path[0] === "table") {
+  // the token after '#'; older links carried it as ?token=
+  const token = location.hash.slice(1) || new URLSearchParams(location.search).get("token");
+  playTable(path[1], token);
+}
+else if (path[0] === "replay") showReplay(path[1]);
+else if (path[0] === "compare") showCompare(path[1], path[2]);
+else if (path[0] === "chips") showChips();
+else if (path[0] === "daily") loadMe().then(showDaily);
+else if (path[0] === "tournaments") showTournaments();
+else if (path[0] === "tournament") showTournament(path[1]);
+else showLobby();

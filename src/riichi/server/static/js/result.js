@@ -1,0 +1,133 @@
+// A hand's result and a match's final standings.
+import { meldEl } from "./board.js";
+import { $, el } from "./dom.js";
+import { tileEl } from "./tiles.js";
+
+export function handTiles(tiles, winning) {
+  const box = el("div", "hand result-hand");
+  const rest = [...tiles];
+  const i = winning === undefined ? -1 : rest.indexOf(winning);
+  if (i >= 0) rest.splice(i, 1);
+  for (const t of rest.sort((a, b) => a - b)) box.appendChild(tileEl(t, "h"));
+  if (i >= 0) box.appendChild(tileEl(winning, "h drawn winning"));
+  return box;
+}
+
+// The melds of a winning hand, from the ended state (tiles, called sideways).
+export function meldsOf(state, seat) {
+  const box = el("div", "melds");
+  for (const m of ((state && state.meld_info) || [])[seat] || []) box.appendChild(meldEl(m));
+  return box;
+}
+
+export function resultHtml(events, players, state) {
+  const box = el("div");
+  for (const e of events) {
+    if (e.type === "win") {
+      const r = e.result;
+      const who = players[e.seat].name;
+      const how = e.source === null || e.source === e.seat ? "tsumo" : `ron from ${players[e.source].name}`;
+      box.appendChild(el("h3", null, `${who} wins by ${how}`));
+      const row = el("div", "win-row");
+      row.appendChild(handTiles(e.hand.includes(e.tile) ? e.hand : [...e.hand, e.tile], e.tile));
+      row.appendChild(meldsOf(state, e.seat));
+      box.appendChild(row);
+      const yaku = el("ul", "yaku");
+      for (const y of r.yaku) {
+        const li = el("li");
+        li.appendChild(el("span", null, y.en));
+        const ja = el("span", "ja", ` ${y.ja}`);
+        ja.lang = "ja";
+        li.appendChild(ja);
+        li.appendChild(el("span", "han", ` ${y.han} han`));
+        yaku.appendChild(li);
+      }
+      if (r.dora) yaku.appendChild(el("li", null, `dora ${r.dora} han`));
+      if (r.aka) yaku.appendChild(el("li", null, `red fives ${r.aka} han`));
+      if (r.ura) yaku.appendChild(el("li", null, `ura dora ${r.ura} han`));
+      box.appendChild(yaku);
+      const ind = el("div", "dora");
+      ind.appendChild(el("span", "label", "dora indicators "));
+      for (const t of (state && state.dora_indicators) || []) ind.appendChild(tileEl(t, "m"));
+      if (e.ura && e.ura.length) {
+        ind.appendChild(el("span", "label", " ura indicators "));
+        for (const t of e.ura) ind.appendChild(tileEl(t, "m"));
+      }
+      box.appendChild(ind);
+      const limit = r.limit && r.limit !== "none" ? ` · ${r.limit}` : "";
+      box.appendChild(el("p", "value", r.yakuman
+        ? `yakuman x${r.yakuman} · ${r.points} points`
+        : `${r.han} han ${r.fu} fu${limit} · ${r.points} points`));
+      if (!r.yakuman) box.appendChild(el("p", "muted fu", `fu: ${r.fu_items.map((i) => `${i.label} ${i.fu}`).join(", ")}`));
+      const pays = r.payments.map((p) => `${players[p.seat].name} pays ${p.points}`).join("; ");
+      box.appendChild(el("p", "payments", pays));
+    } else if (e.type === "ryuukyoku") {
+      box.appendChild(el("h3", null, e.kind === "exhaustive" ? "Exhaustive draw" : `Abortive draw: ${e.kind}`));
+      if (e.tenpai) box.appendChild(el("p", null, `tenpai: ${e.tenpai.map((s) => players[s].name).join(", ") || "nobody"}`));
+      for (const [seat, tiles] of Object.entries(e.hands || {})) {
+        const row = el("div", "win-row");
+        row.appendChild(el("span", "who", `${players[seat].name}: `));
+        row.appendChild(handTiles(tiles));
+        row.appendChild(meldsOf(state, Number(seat)));
+        box.appendChild(row);
+      }
+      if (e.nagashi && e.nagashi.length) box.appendChild(el("p", null, `nagashi mangan: ${e.nagashi.map((s) => players[s].name).join(", ")}`));
+    } else if (e.type === "end_hand") {
+      const deltas = el("table", "deltas");
+      e.deltas.forEach((d, s) => {
+        const row = el("tr");
+        row.appendChild(el("td", null, players[s].name));
+        row.appendChild(el("td", d > 0 ? "plus" : d < 0 ? "minus" : "", d > 0 ? `+${d}` : String(d)));
+        row.appendChild(el("td", null, String(e.scores[s])));
+        deltas.appendChild(row);
+      });
+      box.appendChild(deltas);
+    } else if (e.type === "end_match") {
+      box.appendChild(el("h3", null, "Final standings"));
+      const table = el("table", "standings");
+      const head = el("tr");
+      for (const h of ["place", "player", "score", "points"]) head.appendChild(el("th", null, h));
+      table.appendChild(head);
+      for (const x of [...e.standings].sort((a, b) => a.place - b.place)) {
+        const row = el("tr");
+        row.appendChild(el("td", null, String(x.place)));
+        row.appendChild(el("td", null, players[x.seat].name));
+        row.appendChild(el("td", null, String(x.score)));
+        row.appendChild(el("td", null, (x.points > 0 ? "+" : "") + x.points.toFixed(1)));
+        table.appendChild(row);
+      }
+      box.appendChild(table);
+    }
+  }
+  return box;
+}
+
+export const END_EVENTS = ["win", "ryuukyoku", "end_hand", "end_match"];
+
+// The events of the last hand to have ended (a full history ends with the next deal's).
+export function lastHand(events) {
+  const starts = events.flatMap((e, i) => (e.type === "start_hand" ? [i] : []));
+  return events.slice(starts.length > 1 ? starts[starts.length - 2] : 0, starts[starts.length - 1]);
+}
+
+// The result over the board (which shows the hand as it ended); `done` runs on Next.
+export function showResult(events, players, state, done) {
+  const ends = events.filter((e) => END_EVENTS.includes(e.type));
+  if (!ends.length) return false;
+  $("#result-body").replaceChildren(resultHtml(ends, players, state));
+  const panel = $("#result-panel");
+  panel.hidden = false;
+  const ok = $("#result-ok");
+  ok.onclick = () => { panel.hidden = true; if (done) done(); };
+  ok.focus();
+  return true;
+}
+
+// Japanese names only where a CJK font can draw them: otherwise English alone.
+export function checkJapaneseFont() {
+  const canvas = document.createElement("canvas").getContext("2d");
+  canvas.font = "32px sans-serif";
+  const sample = canvas.measureText("立直").width;
+  const missing = canvas.measureText("\u{10FFFD}\u{10FFFD}").width;
+  if (Math.abs(sample - missing) < 0.5) document.body.classList.add("no-cjk");
+}
