@@ -64,6 +64,7 @@ STATE_KEYS = frozenset(
         "players",
         "red",
         "standings",
+        "final",  # at the end: each seat's uma, oka and chips, from the standings
         "meld_info",  # the called sets again, tile ids checked under TILE_KEYS
         "last_discard",  # [seat, place in its river]
         # the seat's own waits: kinds and how many it has not seen, counted from its

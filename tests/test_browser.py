@@ -100,7 +100,7 @@ class Person:
         # read at one instant: the page moves on between two separate reads
         hand, sets = page.evaluate(
             """() => [document.querySelectorAll("#my-hand .tile").length,
-            document.querySelectorAll("#table .seat-zone[data-pos='0'] .meld").length]"""
+            document.querySelectorAll("#my-melds .meld").length]"""
         )
         # 13 tiles, or 14 with the drawn one: a set stands for three of them
         assert hand + 3 * sets in (13, 14), f"{hand} tiles in hand and {sets} sets"

@@ -25,7 +25,16 @@ from riichi.platform.chips import (
     settle,
     table_settlement,
 )
-from riichi.platform.tables import Final, SeatFinal, SeatSpec, TableKind, opening
+from riichi.platform.tables import (
+    Final,
+    SeatFinal,
+    SeatSpec,
+    TableKind,
+    final_of,
+    final_view,
+    finishing,
+    opening,
+)
 from riichi.platform.tournaments import payouts
 from riichi.rules import Length, RuleSet, Settlement, find_ruleset
 from riichi.server import Store
@@ -146,6 +155,66 @@ def test_no_seat_loses_more_than_it_reserved_and_the_pot_is_shared_exactly(
 
 
 # ----------------------------------------------------------------- the books
+
+
+@pytest.mark.parametrize("settlement", ["winner-takes-all", "house"])
+@pytest.mark.parametrize("seed", ["end-1", "end-2", "end-3"])
+def test_the_chips_shown_at_the_end_are_what_the_settlement_pays(seed: str, settlement: str) -> None:
+    import random
+
+    from riichi.game import Match
+    from game_helpers import play_random
+
+    rules = find_ruleset("riichi-basic").replace(settlement=Settlement(settlement), length=Length.ONE_HAND)
+    match = Match(rules, seed, ["a", "b", "c", "d"])
+    play_random(match, random.Random(seed))
+    seats = [SeatSpec("human", name, account=i + 1) for i, name in enumerate("abcd")]
+    plan = finishing(TableKind.PRIVATE, "t", seats, rules, 300, final_of(match, seats, 0.0), [])
+    paid = {t.target: t.amount for t in plan.transfers}
+    shown = final_view(match, 300)
+    assert shown is not None
+    held = reserve(rules, 300)
+    assert [row["chips"] for row in shown] == [
+        paid.get(f"account:{s + 1}", 0) - held for s in range(4)
+    ]
+    assert sum(row["chips"] for row in shown) == 0
+    assert "uma" not in shown[0]  # points in bets, not uma and oka
+
+
+@pytest.mark.parametrize(
+    ("preset", "changes"),
+    [
+        ("tenhou", {"length": Length.EAST}),
+        ("tenhou", {"length": Length.EAST, "round_final_points": True}),
+        ("mahjongsoul", {"length": Length.EAST}),
+        ("classic", {"length": Length.ONE_HAND}),
+        ("sanma-kansai", {"length": Length.ONE_HAND}),
+    ],
+)
+def test_final_points_are_the_score_less_the_return_plus_oka_and_uma(
+    preset: str, changes: dict[str, Any]
+) -> None:
+    import random
+
+    from riichi.game import Match
+    from game_helpers import play_random
+
+    rules = find_ruleset(preset).replace(**changes)
+    match = Match(rules, "breakdown", ["a", "b", "c", "d"][: rules.players])
+    play_random(match, random.Random(7))
+    shown = final_view(match)
+    assert match.standings is not None and shown is not None
+    for x in match.standings:
+        row = shown[x.seat]
+        assert row["chips"] is None
+        assert row["base"] + row["oka"] + row["uma"] == pytest.approx(x.points)
+        assert row["uma"] == rules.uma[x.place - 1] / 1000
+        assert row["oka"] == (rules.oka_points / 1000 if x.place == 1 else 0)
+        exact = (x.score - rules.return_points) / 1000
+        if not rules.round_final_points:
+            assert row["base"] == pytest.approx(round(exact, 1))
+        elif x.place > 1:  # the score rounded to whole thousands first
+            assert row["base"] == int(row["base"]) and abs(row["base"] - exact) <= 0.5
 
 
 def test_a_transfer_moves_a_positive_amount_between_two_accounts() -> None:

@@ -41,10 +41,11 @@ from riichi.platform.chips import (
     check_money_rules,
     escrow,
     reserve,
+    settle,
     table_settlement,
 )
 from riichi.platform.clocks import Pool
-from riichi.rules import Length, RuleSet, find_ruleset
+from riichi.rules import Length, RuleSet, Settlement, find_ruleset
 
 HUMAN = "human"  # a seat's kind when a person sits there (otherwise a bot's name)
 GUEST = "guest"  # the player of a seat taken by link, without an account
@@ -330,8 +331,6 @@ def final_of(match: Match, seats: Sequence[SeatSpec], finished: float) -> Final:
     """What is stored when ``match`` ends: its standings and every seat's figures."""
     standings = standings_of(match)
     assert standings is not None, "only a finished match has a final"
-    last = match.results[-1] if match.results else None
-    rons = [] if last is None else [source for _, source, _ in last.wins if source is not None]
     return Final(
         finished,
         standings,
@@ -339,9 +338,43 @@ def final_of(match: Match, seats: Sequence[SeatSpec], finished: float) -> Final:
             SeatFinal(player_key(seats[s.seat], s.seat), seats[s.seat].name, s.to_dict())
             for s in seat_stats(match)
         ],
-        feeder=rons[0] if rons else None,
+        feeder=feeder_of(match),
         hands=hand_changes(match),
     )
+
+
+def final_view(match: Match, bet: int = 0) -> list[dict[str, Any]] | None:
+    """What the end of a match shows beside each seat's final points, by seat: under uma
+    and oka what the points are made of (the score less the return, the oka, the uma;
+    ``base`` takes the rounding, so the three add up to the points), and at a money
+    table the chips the seat won or lost, as its settlement pays them. None before the
+    end."""
+    standings = match.standings
+    if standings is None:
+        return None
+    rules = match.rules
+    by_seat = sorted(standings, key=lambda x: x.seat)
+    chips = (
+        settle(rules, bet, [x.place for x in by_seat], [x.score for x in by_seat], feeder_of(match))
+        if bet
+        else None
+    )
+    out: list[dict[str, Any]] = []
+    for x in by_seat:
+        row: dict[str, Any] = {"seat": x.seat, "chips": None if chips is None else chips[x.seat]}
+        if rules.settlement is Settlement.UMA_OKA:
+            uma = rules.uma[x.place - 1] / 1000
+            oka = rules.oka_points / 1000 if x.place == 1 else 0.0
+            row.update(base=round(x.points - uma - oka, 1), oka=oka, uma=uma)
+        out.append(row)
+    return out
+
+
+def feeder_of(match: Match) -> int | None:
+    """Who dealt in the match's last winning tile (a feeding penalty's payer), if anyone."""
+    last = match.results[-1] if match.results else None
+    rons = [] if last is None else [source for _, source, _ in last.wins if source is not None]
+    return rons[0] if rons else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -475,7 +475,7 @@ class Server:
         players = [s.public() for s in game.seats]
         builders: dict[str, Callable[[], bytes]] = {
             "replay": lambda: _json_bytes(
-                {"players": players, "frames": replay_frames(game.match, players, game.timeouts)}
+                {"players": players, "frames": replay_frames(game.match, players, game.timeouts, game.stored.bet)}
             ),
             "record": lambda: _json_bytes(game.record()),
             "tenhou6": lambda: _json_bytes(write_tenhou6(game.match)),

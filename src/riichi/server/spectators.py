@@ -51,8 +51,8 @@ class DelayedView:
     def events(self, since: int = 0) -> list[dict[str, Any]]:
         return [e.to_dict() for e in self.copy.events[since : self.version] if e.visible_to(None)]
 
-    def state(self, players: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    def state(self, players: Sequence[dict[str, Any]], bet: int = 0) -> dict[str, Any] | None:
         """The spectators' state, or None while nothing may be shown."""
         if self.waiting:
             return None
-        return seat_state(self.copy, None, players, self.ended)
+        return seat_state(self.copy, None, players, self.ended, bet)

@@ -665,7 +665,7 @@ class LiveTable:
         ended = len(self.match.results) > hands
         if ended:
             self._ended = kyoku
-        self._publish(before, kyoku if ended else None)
+        self._publish(before, kyoku if ended else None, seat if timeout else None)
 
     async def _store(self, row: ActionRow | ClockRow) -> None:
         """Write through the group commit; a refused lease ends this copy of the table
@@ -770,7 +770,9 @@ class LiveTable:
                     "seat": seat,
                     "version": self.version,
                     "events": [e.to_dict() for e in self.match.events if e.visible_to(seat)],
-                    "state": seat_state(self.match, seat, [s.public() for s in self.seats]),
+                    "state": seat_state(
+                        self.match, seat, [s.public() for s in self.seats], bet=self.stored.bet
+                    ),
                 }
             )
             cached = self._snapshots[(seat, kind)] = (self.version, text)
@@ -783,7 +785,7 @@ class LiveTable:
         # back during a result pause it has not confirmed: the result over the final
         # board first, as a seat that never left saw it
         players = [s.public() for s in self.seats]
-        board = orjson.dumps(seat_state(self.match, seat, players, ended)).decode()
+        board = orjson.dumps(seat_state(self.match, seat, players, ended, self.stored.bet)).decode()
         return f'{text[:-1]},"ended":{board}}}'
 
     def _result_showing(self, seat: int) -> Kyoku | None:
@@ -807,7 +809,7 @@ class LiveTable:
                     "seat": None,
                     "version": view.version,
                     "events": view.events(),
-                    "state": view.state([s.public() for s in self.seats]),
+                    "state": view.state([s.public() for s in self.seats], self.stored.bet),
                     "delay": str(self.delay),
                     "clock": None,
                 }
@@ -815,10 +817,13 @@ class LiveTable:
             cached = self._snapshots[(None, kind)] = (view.version, text)
         return f'{cached[1][:-1]},"spectators":{self.spectators}}}'
 
-    def _publish(self, before: int, ended: Kyoku | None = None) -> None:
+    def _publish(
+        self, before: int, ended: Kyoku | None = None, timed_out: int | None = None
+    ) -> None:
         """Send each viewer what is new since version ``before``; when a hand has just
         ended (``ended``), each seat's view of it as it stood at its end comes too, so
-        the result is shown over the final board, not over the next deal."""
+        the result is shown over the final board, not over the next deal. An action the
+        clock played for seat ``timed_out`` says so to the table, as it happens."""
         self._published = self._info()
         new = self.match.events[before:]
         players = [s.public() for s in self.seats]
@@ -832,7 +837,7 @@ class LiveTable:
                         "from": shown,
                         "version": self.view.version,
                         "events": self.view.events(shown),
-                        "state": self.view.state(players),
+                        "state": self.view.state(players, self.stored.bet),
                         "clock": None,
                     }
                 )
@@ -846,11 +851,15 @@ class LiveTable:
                     "from": before,
                     "version": self.version,
                     "events": [e.to_dict() for e in new if e.visible_to(viewer.seat)],
-                    "state": seat_state(self.match, viewer.seat, players),
+                    "state": seat_state(self.match, viewer.seat, players, bet=self.stored.bet),
                     "clock": self.clock_view(viewer.seat),
                 }
+                if timed_out is not None:
+                    message["timeout"] = timed_out
                 if ended is not None:
-                    message["ended"] = seat_state(self.match, viewer.seat, players, ended)
+                    message["ended"] = seat_state(
+                        self.match, viewer.seat, players, ended, self.stored.bet
+                    )
                 text = texts[viewer.seat] = to_json(message)
             viewer.put(text)
         if self.match.over and not self.viewers and self.on_idle is not None:

@@ -10,7 +10,7 @@ from riichi.bots.efficiency import visible_counts
 from riichi.game import Match, Observation, observe
 from riichi.game.kyoku import Kyoku
 from riichi.hand import ukeire, waits
-from riichi.platform.tables import standings_of
+from riichi.platform.tables import final_view, standings_of
 from riichi.scoring.melds import Meld, MeldType
 from riichi.tiles import counts_of, red_fives_set
 
@@ -20,21 +20,45 @@ def seat_state(
     seat: int | None,
     players: Sequence[dict[str, Any]],
     kyoku: Kyoku | None = None,
+    bet: int = 0,
 ) -> dict[str, Any]:
     """The observation of ``seat`` (None: a spectator) and what every viewer may know;
-    of the finished hand ``kyoku`` as it stood at its end, when given."""
+    of the finished hand ``kyoku`` as it stood at its end, when given; at the end, what
+    each seat's final points are made of and the chips of a table with a ``bet``."""
     k = match.kyoku if kyoku is None else kyoku
     obs = observe(match, seat, kyoku)
     state = obs.to_dict()
     state["players"] = list(players)
     state["red"] = sorted(red_fives_set(match.rules.red_fives))
     state["standings"] = standings_of(match)
+    state["final"] = final_view(match, bet)
     state["meld_info"] = [
         [_meld(m, s, len(k.seats)) for m in sk.melds] for s, sk in enumerate(k.seats)
     ]
     state["last_discard"] = _last_discard(k)
-    state["tenpai"] = None if seat is None or kyoku is not None else tenpai_help(obs)
+    aid = None if seat is None or kyoku is not None else tenpai_help(obs)
+    if aid is not None and seat is not None:
+        aid.update(furiten_of(k, seat, aid))
+    state["tenpai"] = aid
     return state
+
+
+def furiten_of(k: Kyoku, seat: int, aid: dict[str, Any]) -> dict[str, Any]:
+    """Whether ``seat`` cannot win by ron now (``furiten``: a wait in its own river, a
+    win let pass this turn or in riichi); with 14 tiles, the discards that would leave
+    it furiten (``furiten_after``: the tile itself, or another wait, in its river)."""
+    sk = k.seats[seat]
+    river = sk.discarded_kinds()
+    passed = sk.furiten_temp or sk.furiten_riichi
+    if "waits" in aid:
+        mask = sum(1 << kind for kind, _ in aid["waits"])
+        return {"furiten": bool(passed or mask & river)}
+    after = [
+        int(kind)
+        for kind, waits in aid.get("keeps", {}).items()
+        if sk.furiten_riichi or any(river >> w & 1 or w == int(kind) for w, _ in waits)
+    ]
+    return {"furiten_after": after}
 
 
 def _meld(meld: Meld, seat: int, players: int) -> dict[str, Any]:
@@ -83,7 +107,7 @@ def tenpai_help(obs: Observation) -> dict[str, Any] | None:
 
 
 def replay_frames(
-    match: Match, players: Sequence[dict[str, Any]], timeouts: Collection[int] = ()
+    match: Match, players: Sequence[dict[str, Any]], timeouts: Collection[int] = (), bet: int = 0
 ) -> list[dict[str, Any]]:
     """One frame before the first action and one after each: all hands open; an
     action the clock played (its number in ``timeouts``) says so.
@@ -102,13 +126,15 @@ def replay_frames(
         if seq in timeouts:
             label += " (time ran out: played by the clock)"
         if len(again.results) == hands or again.over:
-            frames.append(_frame(again, players, label, before))
+            frames.append(_frame(again, players, label, before, bet=bet))
+            frames[-1]["timeout"] = seq in timeouts
             continue
         # a hand ended: its final board with the result, then the next deal on its own
         deal = next(
             i for i in range(before, len(again.events)) if again.events[i].type == "start_hand"
         )
-        frames.append(_frame(again, players, label, before, kyoku, deal))
+        frames.append(_frame(again, players, label, before, kyoku, deal, bet))
+        frames[-1]["timeout"] = seq in timeouts
         frames.append(_frame(again, players, "deal", deal))
     return frames
 
@@ -120,10 +146,11 @@ def _frame(
     since: int,
     kyoku: Kyoku | None = None,
     until: int | None = None,
+    bet: int = 0,
 ) -> dict[str, Any]:
     """The table after an action, every hand open: of the hand ``kyoku`` as it ended
     (events ``since`` up to ``until``), else as it is now."""
-    state = seat_state(match, None, players, kyoku)
+    state = seat_state(match, None, players, kyoku, bet)
     views = [observe(match, s, kyoku) for s in range(match.rules.players)]
     state["hands"] = [list(v.hand or ()) for v in views]
     state["drawns"] = [v.drawn for v in views]

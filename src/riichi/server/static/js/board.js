@@ -1,7 +1,9 @@
-// The board: rivers, called sets, concealed hands, the centre, the seats' plates.
+// The board: the centre with the dead wall, each seat's river, called sets, concealed
+// hand and riichi stick (turned to face its seat), and each seat's plate (upright).
 import { el } from "./dom.js";
-import { WINDS, setRed, tileEl, tileSpoken } from "./tiles.js";
+import { WINDS, WIND_GLYPHS, setRed, tileEl, tileSpoken } from "./tiles.js";
 
+// The hand without the drawn tile: the state's hand holds it, the table shows it apart.
 export function withoutDrawn(hand, drawn) {
   const rest = [...hand];
   if (drawn !== null && drawn !== undefined) {
@@ -11,9 +13,17 @@ export function withoutDrawn(hand, drawn) {
   return rest;
 }
 
-// A river in rows of six; a called tile is gone to its caller's set (a riichi tile taken
-// that way passes its sideways turn to the next tile); the latest discard is marked.
-export function riverEl(discards, isLast) {
+// Where a seat sits on screen: 0 at the bottom, then counter-clockwise (the right is
+// the next to play). With three players the fourth place stays empty.
+export function positionOf(seat, view, n) {
+  const pos = (seat - view + n) % n;
+  return n === 3 && pos === 2 ? 3 : pos;
+}
+
+// A river in rows of six, a fourth row taking whatever is left; a called tile is gone
+// to its caller's set (a riichi tile taken that way passes its sideways turn to the
+// next tile); the latest discard is marked.
+function riverEl(discards, isLast) {
   const river = el("div", "river");
   let row = null;
   let count = 0;
@@ -23,7 +33,7 @@ export function riverEl(discards, isLast) {
       if (riichi) sidewaysOwed = true;
       return;
     }
-    if (count % 6 === 0) { row = el("div", "river-row"); river.appendChild(row); }
+    if (count % 6 === 0 && count < 24) { row = el("div", "river-row"); river.appendChild(row); }
     count++;
     const cls = ["r"];
     if (riichi || sidewaysOwed) { cls.push("sideways"); sidewaysOwed = false; }
@@ -63,8 +73,69 @@ export function meldEl(m) {
   return group;
 }
 
+// A seat's called sets (and kita), in the order they were made, right to left.
+export function meldsEl(state, seat) {
+  const melds = el("div", "melds");
+  for (const m of ((state.meld_info || [])[seat]) || []) melds.appendChild(meldEl(m));
+  for (const t of (state.kita || [])[seat] || []) melds.appendChild(tileEl(t, "m"));
+  return melds;
+}
+
+// The dead wall as it lies: the indicators face up, the places of those to come face
+// down (five in all, as a dead wall shows them).
+function deadWallEl(indicators) {
+  const wall = el("div", "dead-wall");
+  wall.setAttribute("role", "img");
+  wall.setAttribute("aria-label", `dora indicators: ${indicators.map(tileSpoken).join(", ")}`);
+  for (let i = 0; i < Math.max(5, indicators.length); i++) {
+    wall.appendChild(tileEl(i < indicators.length ? indicators[i] : null, "w"));
+  }
+  return wall;
+}
+
+function signed(n) { return n > 0 ? `+${n.toLocaleString()}` : n < 0 ? `−${(-n).toLocaleString()}` : "±0"; }
+
+// A seat's plate: its wind (the dealer's marked), score, name and clock; pointing at a
+// score shows every other seat's difference from it.
+function plateEl(state, s, n, pos) {
+  const wind = (s - state.dealer + n) % n;
+  const player = state.players[s];
+  const dealer = wind === 0;
+  const plate = el("div", "plate" + (state.current === s && !state.over ? " current" : "") + (dealer ? " dealer" : ""));
+  plate.dataset.pos = pos;
+  plate.dataset.seat = s;
+  const badge = el("span", "wind", WIND_GLYPHS[wind]);
+  badge.lang = "ja";
+  badge.title = `${WINDS[wind]}${dealer ? ", the dealer" : ""}`;
+  plate.appendChild(badge);
+  if (dealer) plate.appendChild(el("span", "dealer-mark", "dealer"));
+  const score = el("button", "score", state.scores[s].toLocaleString());
+  score.type = "button";
+  score.setAttribute("aria-label", `${WINDS[wind]}: ${player.name}, ${state.scores[s]} points` +
+    `${dealer ? ", dealer" : ""}${state.riichi[s] ? ", in riichi" : ""}${state.current === s ? ", to play" : ""}` +
+    "; show the differences from this score");
+  plate.appendChild(score);
+  plate.appendChild(el("span", "name", player.name));
+  for (let o = 0; o < n; o++) {
+    if (o === s) continue;
+    const diff = el("span", "diff", signed(state.scores[s] - state.scores[o]));
+    diff.dataset.from = o;
+    plate.appendChild(diff);
+  }
+  const clock = el("span", "clock");
+  clock.dataset.seat = s;
+  plate.appendChild(clock);
+  return plate;
+}
+
+function showDifferences(board, from) {
+  if (from === null || board.dataset.diffFrom === String(from)) delete board.dataset.diffFrom;
+  else board.dataset.diffFrom = from;
+}
+
 // Draws one state. `view` is the seat at the bottom; `open` shows every hand (replays);
-// a spectator sees every hand's back, the bottom one too.
+// a spectator sees every hand's back, the bottom one too. A seat's own hand and sets
+// are drawn under the board (hand.js), not on it.
 export function drawTable(state, view, open, spectating = false, root = document) {
   setRed(state.red);
   const n = state.players.length;
@@ -74,51 +145,47 @@ export function drawTable(state, view, open, spectating = false, root = document
   center.replaceChildren();
   const round = `${WINDS[state.round_wind - 27] || "?"} ${state.dealer + 1}`;
   center.appendChild(el("div", "round", round));
-  center.appendChild(el("div", "honba", `honba ${state.honba} · sticks ${state.sticks}`));
-  center.appendChild(el("div", "left", `${state.live_left} tiles left`));
-  const dora = el("div", "dora");
-  dora.appendChild(el("span", "label", "dora "));
-  for (const t of state.dora_indicators) dora.appendChild(tileEl(t, "m"));
-  center.appendChild(dora);
+  const counters = el("div", "counters");
+  counters.appendChild(el("span", "honba", `${state.honba} honba`));
+  counters.appendChild(el("span", "sticks", `${state.sticks} riichi`));
+  center.appendChild(counters);
+  center.appendChild(deadWallEl(state.dora_indicators));
+  center.appendChild(el("div", "left", `${state.live_left} left`));
   const last = state.last_discard;
-  const meldInfo = state.meld_info || state.meld_tiles.map(() => []);
+  const plates = root.querySelector(".plates");
+  plates.replaceChildren();
   root.querySelectorAll(".seat-zone").forEach((z) => { z.replaceChildren(); z.hidden = true; });
   for (let s = 0; s < n; s++) {
-    const pos = (s - view + n) % n;
-    const zone = root.querySelector(`.seat-zone[data-pos="${n === 3 && pos === 2 ? 3 : pos}"]`);
+    const pos = positionOf(s, view, n);
+    const zone = root.querySelector(`.seat-zone[data-pos="${pos}"]`);
     zone.hidden = false;
     zone.dataset.seat = s;
-    const wind = WINDS[(s - state.dealer + n) % n];
-    const player = state.players[s];
-    const plate = el("div", "plate" + (state.current === s && !state.over ? " current" : ""));
-    plate.setAttribute("aria-label", `${wind}: ${player.name}, ${state.scores[s]} points` +
-      `${state.riichi[s] ? ", in riichi" : ""}${state.current === s ? ", to play" : ""}`);
-    plate.appendChild(el("span", "wind", wind[0]));
-    plate.appendChild(el("span", "score", String(state.scores[s])));
-    plate.appendChild(el("span", "name", player.name));
-    const clock = el("span", "clock");
-    clock.dataset.seat = s;
-    plate.appendChild(clock);
-    if (state.riichi[s]) plate.appendChild(el("span", "riichi-stick", ""));
-    zone.appendChild(plate);
+    const plate = plateEl(state, s, n, pos);
+    const score = plate.querySelector(".score");
+    score.addEventListener("mouseenter", () => { board.dataset.diffFrom = s; });
+    score.addEventListener("mouseleave", () => { delete board.dataset.diffFrom; });
+    score.addEventListener("click", () => showDifferences(board, s));
+    score.addEventListener("blur", () => showDifferences(board, null));
+    plates.appendChild(plate);
+    if (state.riichi[s]) zone.appendChild(el("span", "riichi-stick"));
     zone.appendChild(riverEl(state.discards[s], (i) => last && last[0] === s && last[1] === i));
+    const mine = s === view && !spectating && !open;
+    if (mine) continue;  // under the board, at full size
     const edge = el("div", "edge");
     if (open && state.hands) {
       const hand = el("div", "hand open-hand");
       for (const t of withoutDrawn(state.hands[s], state.drawns[s])) hand.appendChild(tileEl(t, "h"));
       if (state.drawns[s] !== null) hand.appendChild(tileEl(state.drawns[s], "h drawn"));
       edge.appendChild(hand);
-    } else if (s !== view || spectating) {
+    } else {
       const hand = el("div", "hand hidden-hand");
       hand.setAttribute("role", "img");
       hand.setAttribute("aria-label", `${state.hand_sizes[s]} concealed tiles`);
-      for (let i = 0; i < state.hand_sizes[s]; i++) hand.appendChild(tileEl(null, "h"));
+      const size = state.hand_sizes[s];
+      for (let i = 0; i < size; i++) hand.appendChild(tileEl(null, i === size - 1 && size % 3 === 2 ? "h drawn" : "h"));
       edge.appendChild(hand);
     }
-    const melds = el("div", "melds");
-    for (const m of meldInfo[s]) melds.appendChild(meldEl(m));
-    for (const t of (state.kita || [])[s] || []) melds.appendChild(tileEl(t, "m"));
-    edge.appendChild(melds);
+    edge.appendChild(meldsEl(state, s));
     zone.appendChild(edge);
   }
 }

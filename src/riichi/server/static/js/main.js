@@ -5,10 +5,8 @@ import { showChips, showDaily, showTournament, showTournaments } from "./competi
 import { showLobby } from "./lobby.js";
 import { showLeaderboard, showPlayer, showWatch } from "./pages.js";
 import { showCompare, showReplay } from "./replay.js";
-import { checkJapaneseFont } from "./result.js";
 import { playTable } from "./table.js";
 
-checkJapaneseFont();
 const path = location.pathname.split("/").filter(Boolean);
 if (path.length) loadMe();  // the account line
 if (path[0] === "watch") showWatch();

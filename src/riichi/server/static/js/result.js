@@ -1,6 +1,6 @@
 // A hand's result and a match's final standings.
 import { meldEl } from "./board.js";
-import { $, el } from "./dom.js";
+import { $, el, link } from "./dom.js";
 import { tileEl } from "./tiles.js";
 
 export function handTiles(tiles, winning) {
@@ -62,7 +62,7 @@ export function resultHtml(events, players, state) {
       const pays = r.payments.map((p) => `${players[p.seat].name} pays ${p.points}`).join("; ");
       box.appendChild(el("p", "payments", pays));
     } else if (e.type === "ryuukyoku") {
-      box.appendChild(el("h3", null, e.kind === "exhaustive" ? "Exhaustive draw" : `Abortive draw: ${e.kind}`));
+      box.appendChild(el("h3", null, e.kind === "exhaustive" ? "Exhaustive draw" : `Abortive draw: ${ABORTS[e.kind] || e.kind}`));
       if (e.tenpai) box.appendChild(el("p", null, `tenpai: ${e.tenpai.map((s) => players[s].name).join(", ") || "nobody"}`));
       for (const [seat, tiles] of Object.entries(e.hands || {})) {
         const row = el("div", "win-row");
@@ -84,22 +84,54 @@ export function resultHtml(events, players, state) {
       box.appendChild(deltas);
     } else if (e.type === "end_match") {
       box.appendChild(el("h3", null, "Final standings"));
-      const table = el("table", "standings");
-      const head = el("tr");
-      for (const h of ["place", "player", "score", "points"]) head.appendChild(el("th", null, h));
-      table.appendChild(head);
-      for (const x of [...e.standings].sort((a, b) => a.place - b.place)) {
-        const row = el("tr");
-        row.appendChild(el("td", null, String(x.place)));
-        row.appendChild(el("td", null, players[x.seat].name));
-        row.appendChild(el("td", null, String(x.score)));
-        row.appendChild(el("td", null, (x.points > 0 ? "+" : "") + x.points.toFixed(1)));
-        table.appendChild(row);
-      }
-      box.appendChild(table);
+      box.appendChild(standingsTable(e.standings, players, (state && state.final) || null));
     }
   }
   return box;
+}
+
+// How an abortive draw came about, in words.
+const ABORTS = {
+  "nine-terminals": "nine different terminals and honours in a first hand (kyuushu kyuuhai)",
+  "four-winds": "the same wind discarded by all four in the first go-round (suufon renda)",
+  "four-riichi": "all four players in riichi (suucha riichi)",
+  "four-kans": "four kans by more than one player (suukaikan)",
+  "triple-ron": "three players won on one tile (sanchahou)",
+};
+
+function decimal(x) { return (x > 0 ? "+" : x < 0 ? "−" : "±") + Math.abs(x).toFixed(1); }
+
+// The final standings; where the points are uma and oka, what each seat's are made of;
+// at a money table, the chips each seat won or lost in place of the points.
+function standingsTable(standings, players, final) {
+  const bySeat = final ? Object.fromEntries(final.map((f) => [f.seat, f])) : {};
+  const money = final && final.some((f) => f.chips !== null);
+  const parts = final && final.some((f) => f.uma !== undefined);
+  const raw = standings.every((x) => x.points === x.score);  // no settlement: the score is all
+  const table = el("table", "standings");
+  const head = el("tr");
+  const columns = ["place", "player", "score"];
+  if (parts && !money) columns.push("score − return", "oka", "uma");
+  if (money) columns.push("chips");
+  else if (!raw) columns.push("points");
+  for (const h of columns) head.appendChild(el("th", null, h));
+  table.appendChild(head);
+  for (const x of [...standings].sort((a, b) => a.place - b.place)) {
+    const f = bySeat[x.seat] || {};
+    const row = el("tr");
+    row.dataset.seat = x.seat;
+    const cells = [String(x.place), players[x.seat].name, x.score.toLocaleString()];
+    if (parts && !money) cells.push(decimal(f.base), decimal(f.oka), decimal(f.uma));
+    for (const c of cells) row.appendChild(el("td", null, c));
+    if (money) {
+      row.appendChild(el("td", `chips ${f.chips > 0 ? "plus" : f.chips < 0 ? "minus" : ""}`,
+        (f.chips > 0 ? "+" : "") + f.chips.toLocaleString()));
+    } else if (!raw) {
+      row.appendChild(el("td", "points", decimal(x.points)));
+    }
+    table.appendChild(row);
+  }
+  return table;
 }
 
 export const END_EVENTS = ["win", "ryuukyoku", "end_hand", "end_match"];
@@ -111,23 +143,21 @@ export function lastHand(events) {
 }
 
 // The result over the board (which shows the hand as it ended); `done` runs on Next.
-export function showResult(events, players, state, done) {
+export function showResult(events, players, state, links, done) {
   const ends = events.filter((e) => END_EVENTS.includes(e.type));
   if (!ends.length) return false;
-  $("#result-body").replaceChildren(resultHtml(ends, players, state));
+  const body = $("#result-body");
+  body.replaceChildren(resultHtml(ends, players, state));
+  const nav = $("#result-links");
+  nav.replaceChildren();
+  for (const [key, text] of [["replay", "Replay this match"], ["lobby", "Back to the lobby"]]) {
+    if (links && links[key]) nav.appendChild(link(text, links[key]));
+  }
   const panel = $("#result-panel");
   panel.hidden = false;
+  body.scrollTop = 0;  // the result reads from its top: who won, the hand, the yaku
   const ok = $("#result-ok");
   ok.onclick = () => { panel.hidden = true; if (done) done(); };
-  ok.focus();
+  ok.focus({ preventScroll: true });
   return true;
-}
-
-// Japanese names only where a CJK font can draw them: otherwise English alone.
-export function checkJapaneseFont() {
-  const canvas = document.createElement("canvas").getContext("2d");
-  canvas.font = "32px sans-serif";
-  const sample = canvas.measureText("立直").width;
-  const missing = canvas.measureText("\u{10FFFD}\u{10FFFD}").width;
-  if (Math.abs(sample - missing) < 0.5) document.body.classList.add("no-cjk");
 }

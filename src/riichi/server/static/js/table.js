@@ -1,14 +1,10 @@
 // Playing at a table: one websocket, the clocks, table options, your decisions.
-import { drawTable, withoutDrawn } from "./board.js";
+import { loadMe } from "./account.js";
+import { drawTable } from "./board.js";
 import { $, el, getJSON, setStatus } from "./dom.js";
+import { ACTION_KEYS, clearHand, drawHand } from "./hand.js";
 import { lastHand, showResult } from "./result.js";
-import { kindOf, kindSpoken, kindTile, tileArt, tileEl, tileSpoken } from "./tiles.js";
-
-export const ACTION_LABELS = {
-  tsumo: "Tsumo", ron: "Ron", chi: "Chi", pon: "Pon", kan: "Kan", ankan: "Kan (closed)",
-  kakan: "Kan (added)", kyuushu: "Nine terminals", pass: "Pass", kita: "North aside",
-};
-export const ACTION_KEYS = { tsumo: "w", ron: "w", chi: "c", pon: "p", kan: "k", ankan: "k", kakan: "k", pass: "n" };
+import { tileName } from "./tiles.js";
 
 // Close codes after which reconnecting cannot help: a refused seat link, no such table.
 export const FINAL_CLOSE_CODES = new Set([4403, 4404]);
@@ -24,15 +20,17 @@ export function setClock(clock) {
 }
 
 export function tickClocks() {
-  document.querySelectorAll(".plate .clock").forEach((node) => {
+  document.querySelectorAll(".plate .clock, #my-clock").forEach((node) => {
+    const big = node.id === "my-clock";  // your own countdown, by your hand
     node.textContent = "";
-    node.className = "clock";
-    if (!CLOCK) return;
-    const now = Date.now() / 1000 + CLOCK_OFFSET;
+    node.className = big ? "my-clock" : "clock";
     const seat = node.dataset.seat;
+    if (!CLOCK || seat === undefined || seat === "") return;
+    const now = Date.now() / 1000 + CLOCK_OFFSET;
     const reserve = CLOCK.reserves[seat];
     const d = CLOCK.decisions[seat];
     if (!d) {
+      if (big) return;
       node.textContent = `+${Math.round(reserve)} s`;
       node.setAttribute("aria-label", `reserve ${Math.round(reserve)} seconds`);
       return;
@@ -101,6 +99,7 @@ export function playTable(tableId, token) {
   let focus = -1;  // the hand tile the keyboard points at
   const queue = [];  // updates not shown yet: others' moves are paced, results wait for Next
   let holding = false;
+  let kind = "";  // the table's kind: a Daily Wall game has no replay until its day ends
 
   const send = (msg) => ws.send(JSON.stringify(msg));
   const act = (action) => {
@@ -110,11 +109,6 @@ export function playTable(tableId, token) {
     send({ type: "action", version, action });
     render();
   };
-
-  function lastDiscard() {
-    const ld = state.last_discard;
-    return ld ? [ld[0], state.discards[ld[0]][ld[1]][0]] : null;
-  }
 
   // Decisions the options take for you; true when one was sent.
   function automatic(legal) {
@@ -143,96 +137,16 @@ export function playTable(tableId, token) {
     if (!state) return;
     drawTable(state, seat === null ? 0 : seat, false, seat === null);
     $("#table").dataset.version = version;  // which update the board shows
-    const hand = $("#my-hand");
-    hand.replaceChildren();
-    const actions = $("#actions");
-    actions.replaceChildren();
-    $("#prompt").replaceChildren();
-    $("#waits").replaceChildren();
-    if (seat === null) { setStatus(state.over ? "the match is over" : `watching ${delay}`); return; }
+    if (seat === null) {
+      clearHand();
+      setStatus(state.over ? "the match is over" : `watching ${delay}`);
+      return;
+    }
     const legal = sent ? [] : state.legal;
     if (automatic(legal)) return;
-    const discards = new Set(legal.filter((a) => a.type === "discard").map((a) => a.tile));
-    const riichis = new Set(legal.filter((a) => a.type === "riichi").map((a) => a.tile));
-    const help = state.tenpai || {};
-    const keeps = help.keeps || {};
-    const showWaits = (waits, title) => {
-      const box = $("#waits");
-      box.replaceChildren(el("span", "label", title));
-      for (const [k, left] of waits) {
-        const w = el("span", "wait");
-        w.appendChild(tileEl(kindTile(k), "m"));
-        w.appendChild(el("span", "left", `×${left}`));
-        w.setAttribute("aria-label", `${kindSpoken(k)}, ${left} unseen`);
-        box.appendChild(w);
-      }
-    };
-    if (help.waits) showWaits(help.waits, "waiting on ");
-    const tiles = withoutDrawn(state.hand, state.drawn);
-    const buttons = [];
-    const addTile = (t, drawn) => {
-      const usable = riichiMode ? riichis.has(t) : discards.has(t);
-      const node = el("button", "tile h" + (drawn ? " drawn" : ""));
-      node.type = "button";
-      const img = el("img");
-      img.src = `/static/tiles/${tileArt(t)}.svg`;
-      img.alt = "";
-      node.appendChild(img);
-      node.dataset.tile = t;
-      const waits = keeps[String(kindOf(t))];
-      let label = tileSpoken(t) + (drawn ? ", drawn" : "");
-      if (waits) {
-        node.classList.add("keeps-tenpai");
-        label += `, keeps tenpai on ${waits.map(([k]) => kindSpoken(k)).join(", ")}`;
-        const show = () => showWaits(waits, "discard it to wait on ");
-        node.addEventListener("mouseenter", show);
-        node.addEventListener("focus", show);
-      }
-      node.setAttribute("aria-label", label);
-      if (usable) {
-        node.classList.add("playable");
-        if (riichiMode) node.classList.add("riichi-ok");
-        node.addEventListener("click", () => act({ type: riichiMode ? "riichi" : "discard", tile: t }));
-      } else {
-        node.setAttribute("aria-disabled", "true");
-      }
-      buttons.push(node);
-      hand.appendChild(node);
-    };
-    for (const t of tiles) addTile(t, false);
-    if (state.drawn !== null) addTile(state.drawn, true);
-    if (focus >= buttons.length) focus = buttons.length - 1;
+    drawHand(state, legal, riichiMode, act, () => { riichiMode = !riichiMode; render(); });
+    $("#table").classList.toggle("riichi-mode", riichiMode);
     const calling = legal.some((a) => a.type === "pass");
-    const ld = lastDiscard();
-    if (calling && ld) {
-      const p = $("#prompt");
-      p.appendChild(el("span", null, `${state.players[ld[0]].name} discarded `));
-      p.appendChild(tileEl(ld[1], "h"));
-    }
-    if (riichis.size) {
-      const b = el("button", "act riichi", riichiMode ? "Cancel riichi (R)" : "Riichi (R)");
-      b.dataset.action = "riichi";
-      b.addEventListener("click", () => { riichiMode = !riichiMode; render(); });
-      actions.appendChild(b);
-    }
-    for (const a of legal) {
-      if (a.type === "discard" || a.type === "riichi") continue;
-      const b = el("button", `act ${a.type}`);
-      b.dataset.action = a.type;
-      b.appendChild(el("span", null, ACTION_LABELS[a.type] || a.type));
-      const used = a.tiles && a.tiles.length ? [...a.tiles] : [];
-      if (used.length) {
-        const shown = el("span", "act-tiles");
-        for (const t of used) shown.appendChild(tileEl(t, "m"));
-        if (calling && ld && ["chi", "pon", "kan"].includes(a.type)) shown.appendChild(tileEl(ld[1], "m sideways"));
-        b.appendChild(shown);
-      }
-      const key = ACTION_KEYS[a.type];
-      if (key) b.appendChild(el("span", "key", ` (${key.toUpperCase()})`));
-      b.setAttribute("aria-label", `${ACTION_LABELS[a.type] || a.type}${used.length ? " with " + used.map(tileSpoken).join(", ") : ""}`);
-      b.addEventListener("click", () => act(a));
-      actions.appendChild(b);
-    }
     if (state.over) setStatus("the match is over");
     else if (legal.length) setStatus(riichiMode ? "choose the riichi discard (outlined)" : calling ? "a call is open to you" : "your turn");
     else setStatus("waiting");
@@ -270,13 +184,28 @@ export function playTable(tableId, token) {
     if (b) { ev.preventDefault(); b.click(); }
   });
 
+  // Where to go once the match is over: its replay (a Daily Wall game's opens when its
+  // day is over) and the lobby.
+  function resultLinks(events) {
+    if (!events.some((e) => e.type === "end_match")) return null;
+    return kind === "daily" ? { lobby: "/daily" } : { replay: `/replay/${tableId}`, lobby: "/" };
+  }
+
+  // The clock played for a seat: said on the table as it happens.
+  function timedOut(who, events, after) {
+    const move = events.find((e) => e.seat === who && ["discard", "pass", "riichi"].includes(e.type));
+    const what = move && move.type === "discard" ? `discarded ${tileName(move.tile)}` : "passed";
+    const name = after && after.players[who] ? after.players[who].name : `seat ${who + 1}`;
+    notice(who === seat ? `Your time ran out: the clock ${what} for you.` : `${name}'s time ran out: the clock ${what}.`);
+  }
+
   // A hand's end as it stood, its result over it; on Next (confirmed, on a clock) the
   // next deal, then whatever came meanwhile.
   function holdResult(events, ended, next) {
     holding = true;
     state = ended;
     render();
-    showResult(events, state.players, ended, () => {
+    showResult(events, state.players, ended, resultLinks(events), () => {
       holding = false;
       if (timed && ws) send({ type: "ready" });
       state = next;
@@ -293,12 +222,14 @@ export function playTable(tableId, token) {
     if (msg.from !== version) { queue.length = 0; send({ type: "sync" }); return; }
     version = msg.version;
     setClock(msg.clock);
+    if (msg.timeout !== undefined) timedOut(msg.timeout, msg.events, msg.state);
+    if (msg.events.some((e) => e.type === "end_match")) loadMe();  // a settlement moves chips
     if (msg.ended && seat !== null) {
       holdResult(msg.events, msg.ended, msg.state);
       return;
     }
     state = msg.state;
-    if (seat === null && state) showResult(msg.events, state.players, state, null);
+    if (seat === null && state) showResult(msg.events, state.players, state, resultLinks(msg.events), null);
     render();
     const othersDiscard = msg.events.some((e) => e.type === "discard" && e.seat !== seat);
     if (othersDiscard && queue.length && OPTIONS.pace > 0) {
@@ -317,6 +248,8 @@ export function playTable(tableId, token) {
       queue.length = 0;
       timed = Boolean(msg.clock);
       delay = msg.delay || "";
+      kind = (msg.table && msg.table.kind) || "";
+      $("#my-clock").dataset.seat = seat === null ? "" : seat;
       showSpectators(msg.spectators);
       if (msg.ended && seat !== null) {
         // back while a hand's result holds play: that result first, then the next deal
@@ -363,6 +296,17 @@ export function playTable(tableId, token) {
     });
   }
   connect();
+}
+
+let noticeTimer = null;
+
+// A short message over your hand (a timeout): read out at once, gone after a while.
+export function notice(text) {
+  const node = $("#notice");
+  node.textContent = text;
+  node.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { node.hidden = true; }, 8000);
 }
 
 export function showSpectators(count) {

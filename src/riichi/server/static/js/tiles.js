@@ -4,6 +4,7 @@ import { el } from "./dom.js";
 export const SUITS = ["Man", "Pin", "Sou"];
 export const HONORS = ["Ton", "Nan", "Shaa", "Pei", "Haku", "Hatsu", "Chun"];
 export const WINDS = ["East", "South", "West", "North"];
+export const WIND_GLYPHS = ["東", "南", "西", "北"];  // drawn in the bundled font
 export const SUIT_LETTERS = "mps";
 export const HONOR_NAMES = ["E", "S", "W", "N", "Wh", "Gr", "Rd"];
 
