@@ -159,13 +159,17 @@ def test_no_seat_loses_more_than_it_reserved_and_the_pot_is_shared_exactly(
 
 @pytest.mark.parametrize("settlement", ["winner-takes-all", "house"])
 @pytest.mark.parametrize("seed", ["end-1", "end-2", "end-3"])
-def test_the_chips_shown_at_the_end_are_what_the_settlement_pays(seed: str, settlement: str) -> None:
+def test_the_chips_shown_at_the_end_are_what_the_settlement_pays(
+    seed: str, settlement: str
+) -> None:
     import random
 
-    from riichi.game import Match
     from game_helpers import play_random
+    from riichi.game import Match
 
-    rules = find_ruleset("riichi-basic").replace(settlement=Settlement(settlement), length=Length.ONE_HAND)
+    rules = find_ruleset("riichi-basic").replace(
+        settlement=Settlement(settlement), length=Length.ONE_HAND
+    )
     match = Match(rules, seed, ["a", "b", "c", "d"])
     play_random(match, random.Random(seed))
     seats = [SeatSpec("human", name, account=i + 1) for i, name in enumerate("abcd")]
@@ -196,8 +200,8 @@ def test_final_points_are_the_score_less_the_return_plus_oka_and_uma(
 ) -> None:
     import random
 
-    from riichi.game import Match
     from game_helpers import play_random
+    from riichi.game import Match
 
     rules = find_ruleset(preset).replace(**changes)
     match = Match(rules, "breakdown", ["a", "b", "c", "d"][: rules.players])

@@ -119,6 +119,8 @@ def test_two_accounts_get_the_same_walls_and_one_attempt_each(tmp_path: Path) ->
         ]
         assert client.get(f"/api/games/{first['table']}/record").status_code == 404
         assert client.get(f"/api/games/{first['table']}/replay").status_code == 404
+        # nor is it listed among the finished games before it may be opened
+        assert client.get("/api/games").json()["total"] == 0
         assert client.get(f"/api/tables/{first['table']}").json()["seed"] is None
         with client.websocket_connect(f"/ws/tables/{first['table']}") as ws:
             refused = json.loads(ws.receive_text())
@@ -167,6 +169,8 @@ def test_two_accounts_get_the_same_walls_and_one_attempt_each(tmp_path: Path) ->
         assert own_deal.data["hand"] == deal(alice_seat)[1]["hand"]
         record = client.get(f"/api/games/{first['table']}/record")
         assert record.status_code == 200 and record.json()["seed"] == seed
+        listed = {g["id"] for g in client.get("/api/games").json()["items"]}
+        assert {first["table"], second["table"]} <= listed
         path = tmp_path / "record.json"
         path.write_bytes(record.content)
         verified = CliRunner().invoke(main, ["verify", str(path)])

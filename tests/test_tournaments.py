@@ -246,7 +246,7 @@ def test_a_buy_in_larger_than_the_chips_is_refused_and_moves_nothing(tmp_path: P
             "/api/tournaments", json={"name": "High roller", "bet": 20_000, "closes_in": 30}
         ).json()["id"]
         refused = client.post(f"/api/tournaments/{tid}/register", json={})
-        assert refused.status_code == 400 and "holds 10000 chips" in refused.json()["error"]
+        assert refused.status_code == 400 and "you hold 10,000 chips" in refused.json()["error"]
         assert client.get("/api/chips").json()["balance"] == 10_000
         assert client.get(f"/api/tournaments/{tid}").json()["entrants"] == []
         for bad in ({"name": ""}, {"name": "x", "rounds": 0}, {"name": "x", "payout": [90]}):

@@ -43,6 +43,37 @@ def backer(player: str) -> str:
     return player if player.startswith("account:") else HOUSE
 
 
+def movement(event: str, other: str, amount: int) -> dict[str, str | None]:
+    """What a line of an account's statement was, in words, and the page it concerns:
+    ``event`` is what the ledger posted it under, ``other`` the account on the other
+    side, ``amount`` signed from the account's side."""
+    kind, _, ref = event.partition(":")
+    paid = amount < 0
+    what = event
+    link = None
+    if kind == "table":
+        what = (
+            "stake held for a money table" if paid else "money table settled: stake back ± result"
+        )
+        link = f"/table/{ref}" if paid else f"/replay/{ref}"
+    elif kind == "tournament":
+        link = f"/tournament/{ref}"
+        if other == HOUSE:
+            what = "tournament fee" if paid else "tournament fee refunded"
+        else:
+            what = "tournament buy-in" if paid else "tournament prize or refund"
+    elif other == BANK:
+        what = "returned to the bank" if paid else "starting chips"
+    return {"what": what, "link": link}
+
+
+def shortfall(event: str, held: int, amount: int) -> str:
+    """Why an account cannot pay for ``event``, in the player's words."""
+    what = {"table": "this table's stake", "tournament": "this tournament's buy-in and fee"}
+    needs = what.get(event.partition(":")[0], event)
+    return f"you hold {held:,} chips; {needs} needs {amount:,}"
+
+
 def escrow(ref: str) -> str:
     """The escrow of a table or a tournament, which holds what its players put up."""
     return f"escrow:{ref}"

@@ -408,9 +408,11 @@ class Server:
     def _page(
         self, status: str, limit: int, offset: int, watchable: bool
     ) -> tuple[list[StoredTable], int]:
+        # a finished game is listed only once it may be opened
+        shown = self.clock.now() if status == "over" else None
         return (
-            self.store.list_tables(status, limit, offset, watchable),
-            self.store.count_tables(status, watchable),
+            self.store.list_tables(status, limit, offset, watchable, shown),
+            self.store.count_tables(status, watchable, shown),
         )
 
     # ----------------------------------------------------------- players
@@ -475,7 +477,10 @@ class Server:
         players = [s.public() for s in game.seats]
         builders: dict[str, Callable[[], bytes]] = {
             "replay": lambda: _json_bytes(
-                {"players": players, "frames": replay_frames(game.match, players, game.timeouts, game.stored.bet)}
+                {
+                    "players": players,
+                    "frames": replay_frames(game.match, players, game.timeouts, game.stored.bet),
+                }
             ),
             "record": lambda: _json_bytes(game.record()),
             "tenhou6": lambda: _json_bytes(write_tenhou6(game.match)),

@@ -18,6 +18,7 @@ from riichi.platform.chips import (
     MoneyLimits,
     Played,
     escrow,
+    movement,
     out_of_line,
     release,
 )
@@ -48,16 +49,20 @@ class ChipStore:
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
             total = int(conn.execute(select(func.count()).where(mine)).scalar_one())
-        items = [
-            {
-                "seq": r.seq,
-                "event": r.event,
-                "amount": r.amount if r.target == who else -r.amount,
-                "other": r.source if r.target == who else r.target,
-                "created": r.created,
-            }
-            for r in rows
-        ]
+        items = []
+        for r in rows:
+            amount = r.amount if r.target == who else -r.amount
+            other = r.source if r.target == who else r.target
+            items.append(
+                {
+                    "seq": r.seq,
+                    "event": r.event,
+                    "amount": amount,
+                    "other": other,
+                    "created": r.created,
+                    **movement(r.event, other, amount),
+                }
+            )
         return items, total
 
     def balances(self) -> dict[str, int]:

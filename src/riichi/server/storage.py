@@ -60,6 +60,7 @@ from riichi.platform.chips import (
     Transfer,
     account_ledger,
     check_stake,
+    shortfall,
 )
 from riichi.platform.ratings import Rating, rate
 from riichi.platform.tables import (
@@ -728,19 +729,24 @@ class Store:
         limit: int | None = None,
         offset: int = 0,
         watchable: bool = False,
+        shown_at: float | None = None,
     ) -> list[StoredTable]:
         """Tables newest first; ``limit`` and ``offset`` page through them; only those
-        open to spectators when ``watchable``."""
+        open to spectators when ``watchable``; only those that may be shown at time
+        ``shown_at``, when given (a Daily Wall game stays hidden until its day ends)."""
         query = select(tables).order_by(tables.c.created.desc(), tables.c.id)
-        query = query.where(*_filters(status, watchable))
+        query = query.where(*_filters(status, watchable, shown_at))
         query = query.offset(offset)
         if limit is not None:
             query = query.limit(limit)
         with self.engine.connect() as conn:
             return [_stored(row) for row in conn.execute(query).all()]
 
-    def count_tables(self, status: str | None = None, watchable: bool = False) -> int:
-        query = select(func.count()).select_from(tables).where(*_filters(status, watchable))
+    def count_tables(
+        self, status: str | None = None, watchable: bool = False, shown_at: float | None = None
+    ) -> int:
+        where = _filters(status, watchable, shown_at)
+        query = select(func.count()).select_from(tables).where(*where)
         with self.engine.connect() as conn:
             return int(conn.execute(query).scalar_one())
 
@@ -926,8 +932,10 @@ class AccountStore:
             return [(r.table_id, r.seat, r.kind) for r in conn.execute(query).all()]
 
 
-def _filters(status: str | None, watchable: bool) -> list[Any]:
+def _filters(status: str | None, watchable: bool, shown_at: float | None = None) -> list[Any]:
     out: list[Any] = []
+    if shown_at is not None:
+        out.append(or_(tables.c.reveal.is_(None), tables.c.reveal <= shown_at))
     if status is not None:
         out.append(tables.c.status == status)
     if watchable:
@@ -962,7 +970,11 @@ def post(conn: Connection, event: str, transfers: list[Transfer], now: float) ->
             )
         held = balance(conn, who)
         if held < amount:
-            raise ChipsShort(f"{who} holds {held} chips; {event} needs {amount}")
+            raise ChipsShort(
+                shortfall(event, held, amount)
+                if who.startswith("account:")
+                else f"{who} holds {held} chips; {event} needs {amount}"
+            )
     for t in transfers:
         conn.execute(
             insert(ledger).values(

@@ -2,6 +2,10 @@
 import { ME, loadMe } from "./account.js";
 import { $, PAGE, chipText, el, getJSON, link, pager, playerLink, postJSON, rowOf, setStatus, when } from "./dom.js";
 
+// A Daily Wall score is raw points: whole, grouped, no decimals.
+function scoreText(v) { return v === null || v === undefined ? null : Math.round(v).toLocaleString(); }
+function signedText(v) { return v === null || v === undefined ? null : (v > 0 ? "+" : "") + Math.round(v).toLocaleString(); }
+
 export async function showChips(offset = 0) {
   $("#chips").hidden = false;
   let data;
@@ -13,7 +17,8 @@ export async function showChips(offset = 0) {
   const body = $("#chip-table tbody");
   body.replaceChildren();
   for (const e of data.statement.items) {
-    body.appendChild(rowOf([when(e.created), e.event, e.other, (e.amount > 0 ? "+" : "") + e.amount]));
+    const what = e.link ? link(e.what, e.link) : e.what;
+    body.appendChild(rowOf([when(e.created), what, (e.amount > 0 ? "+" : "") + e.amount.toLocaleString()]));
   }
   pager($("#chip-pager"), data.statement, showChips);
 }
@@ -46,7 +51,7 @@ export async function showDaily() {
     play.textContent = "Sign in to play";
   } else if (mine && mine.status === "over") {
     play.disabled = true;
-    play.textContent = `You scored ${mine.score ?? "-"} today`;
+    play.textContent = `You scored ${scoreText(mine.score) ?? "-"} today`;
   } else {
     play.disabled = false;
     play.textContent = mine ? "Back to your attempt" : "Play today's walls";
@@ -71,14 +76,14 @@ export async function showDaily() {
     return open;
   };
   for (const row of data.board) {
-    const tr = rowOf([row.rank, playerLink(row.player, row.name), row.score, when(row.finished), games(row)]);
+    const tr = rowOf([row.rank, playerLink(row.player, row.name), scoreText(row.score), when(row.finished), games(row)]);
     if (isMe(row.player)) tr.classList.add("mine");
     body.appendChild(tr);
   }
   for (const row of data.unranked || []) {
     const open = games(row) || el("span");
     open.prepend(document.createTextNode(`unranked: ${row.why}${row.game ? " · " : ""}`));
-    const tr = rowOf(["", playerLink(row.player, row.name), row.score, when(row.finished), open]);
+    const tr = rowOf(["", playerLink(row.player, row.name), scoreText(row.score), when(row.finished), open]);
     tr.classList.add("unranked");
     if (isMe(row.player)) tr.classList.add("mine");
     body.appendChild(tr);
@@ -91,7 +96,7 @@ export async function showDaily() {
   const hands = $("#daily-hands tbody");
   hands.replaceChildren();
   for (const h of data.compare || []) {
-    hands.appendChild(rowOf([h.label, h.played, h.best, h.average, h.worst, h.yours,
+    hands.appendChild(rowOf([h.label, h.played, signedText(h.best), signedText(h.average), signedText(h.worst), signedText(h.yours),
       h.better_than_yours === null ? null : `${h.better_than_yours} did better`]));
   }
   const earlier = $("#daily-earlier");
