@@ -59,6 +59,19 @@ def shot(page: Page, name: str) -> None:
 RESULT = "#result-panel:not([hidden])"
 
 
+def check_result_in_view(page: Page) -> None:
+    """A result reads from its top (who won, the hand) and Next is in view with it."""
+    box = page.evaluate(
+        """() => { const top = document.querySelector("#result-body > div > *");
+        const ok = document.querySelector("#result-ok");
+        const a = top.getBoundingClientRect(), b = ok.getBoundingClientRect();
+        return [a.top, a.bottom, b.top, b.bottom, window.innerHeight]; }"""
+    )
+    top, top_bottom, ok_top, ok_bottom, height = box
+    assert top >= 0 and top_bottom <= height, f"the result's top is out of view: {box}"
+    assert ok_top >= 0 and ok_bottom <= height, f"Next is out of view: {box}"
+
+
 def play_one_hand(page: Page) -> list[str]:
     """Click through one hand: take every call offered, else discard the drawn tile."""
     answered: list[str] = []
@@ -126,6 +139,7 @@ class Person:
         if page.locator(RESULT).count():
             body = page.inner_text("#result-body")
             assert "han" in body or "draw" in body
+            check_result_in_view(page)
             self.seen["results"] += 1
             if page.locator("#result-body .tile.winning").count() and not self.seen.get("shot"):
                 self.seen["shot"] = 1
@@ -324,7 +338,7 @@ def test_a_rated_table_on_a_fake_clock_through_a_timeout_and_a_reconnect(
         assert "Rita" in names and sum("(bot)" in n for n in names) == 3
         assert page.locator(".plate .clock").count() == 4
         page.wait_for_selector("#my-hand .tile.playable", timeout=15_000)  # your turn
-        mine = page.inner_text("#table .seat-zone[data-pos='0'] .plate .clock")
+        mine = page.inner_text("#table .plate[data-pos='0'] .clock")
         assert mine.endswith(" s") and "+" in mine  # thinking time and reserve
         shot(page, "5-rated-clock")
         clock.advance(26)  # past 5 s and the 20 s reserve: the clock discards for you
@@ -334,6 +348,10 @@ def test_a_rated_table_on_a_fake_clock_through_a_timeout_and_a_reconnect(
         while not any(t for _, _, t in stored_actions(url, table_id)):
             assert time.monotonic() < deadline, "the clock did not play for her"
             time.sleep(0.05)
+        # and the table says so, at the moment
+        page.wait_for_selector("#notice:not([hidden])", timeout=15_000)
+        assert "Your time ran out" in page.inner_text("#notice")
+        shot(page, "5-rated-timeout")
         # the computers play on to her next decision (or the hand's result): the server
         # waits there, and the page shows what the server has
         deciding = f"#my-hand .tile.playable, #actions button, {RESULT}"
@@ -550,3 +568,133 @@ def test_the_daily_wall_side_by_side_a_tournament_and_chips(
     shot(first, "10-chips")
     assert errors == []
     server.stop()
+
+
+def post_json(page: Page, url: str, body: dict[str, object]) -> dict[str, object]:
+    """A request from the page itself, with its session."""
+    result: dict[str, object] = page.evaluate(
+        """async ([url, body]) => { const res = await fetch(url, {method: "POST",
+        headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+        return await res.json(); }""",
+        [url, body],
+    )
+    return result
+
+
+def my_chips(page: Page) -> int:
+    return int(page.inner_text("#my-chips").split()[0].replace(",", ""))
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_money_table_shows_the_chips_the_ledger_moved(
+    browser: Browser, tmp_path: Path, width: int
+) -> None:
+    from riichi.server.clock import FakeClock
+    from server_helpers import Running
+
+    server = Running(create_app(f"sqlite:///{tmp_path / 'money.db'}", clock=FakeClock()))
+    try:
+        page = browser.new_page(viewport={"width": width, "height": 900 if width > 500 else 844})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        sign_up(page, server.url, "Moneta")
+        table = post_json(
+            page,
+            "/api/tables",
+            {
+                "rules": "riichi-basic",
+                "length": "one-hand",
+                "switches": {"settlement": "house"},
+                "seats": ["human", "expert", "expert", "expert"],
+                "clock": "standard",
+                "bet": 300,
+            },
+        )
+        tokens = table["tokens"]
+        assert isinstance(tokens, list)
+        page.goto(f"{server.url}/table/{table['id']}#{tokens[0]}")
+        page.wait_for_selector("#my-hand .tile")
+        before = my_chips(page)
+        assert before < 10_000  # the stake is held from the start
+        play_one_hand(page)
+        page.wait_for_selector("#result-body table.standings td.chips")
+        check_result_in_view(page)
+        shown = int(
+            page.inner_text("#result-body table.standings tr[data-seat='0'] td.chips")
+            .replace(",", "")
+            .replace("+", "")
+        )
+        statement = page.evaluate("async () => (await (await fetch('/api/chips')).json())")
+        moved = sum(
+            e["amount"]
+            for e in statement["statement"]["items"]
+            if e["event"] == f"table:{table['id']}"
+        )
+        assert shown == moved, (shown, moved)
+        # the header follows the settlement without a reload
+        page.wait_for_function(
+            f"() => document.querySelector('#my-chips').textContent.replace(/,/g, '')"
+            f".includes('{statement['balance']}')"
+        )
+        assert my_chips(page) == 10_000 + moved
+        shot(page, f"11-money-result-{width}")
+        page.goto(f"{server.url}/chips")
+        page.wait_for_selector("#chip-table tbody tr a")
+        text = page.inner_text("#chip-table")
+        assert "money table settled" in text and "table:" not in text and "escrow" not in text
+        assert not errors, errors
+    finally:
+        server.stop()
+
+
+def test_a_signed_in_friend_who_opens_a_seat_link_plays_as_their_account(
+    browser: Browser, tmp_path: Path
+) -> None:
+    from server_helpers import Running
+
+    server = Running(create_app(f"sqlite:///{tmp_path / 'friends.db'}"))
+    try:
+        pages = []
+        for name in ("Annie", "Benno"):
+            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+            sign_up(page, server.url, name)
+            page.evaluate("() => localStorage.setItem('riichi-options', JSON.stringify({pace: 0}))")
+            pages.append(page)
+        ann, ben = pages
+        table = post_json(
+            ann,
+            "/api/tables",
+            {
+                "kind": "private",
+                "rules": "riichi-basic",
+                "length": "one-hand",
+                "seats": ["human", "human", "tsumogiri", "tsumogiri"],
+            },
+        )
+        tokens = table["tokens"]
+        assert isinstance(tokens, list)
+        for page, token in zip(pages, tokens, strict=False):
+            page.goto(f"{server.url}/table/{table['id']}#{token}")
+            page.wait_for_selector("#my-hand .tile")
+        assert "Benno" in ben.locator(".plate .name").all_inner_texts()
+        done: set[int] = set()
+        for _ in range(3000):  # both play: pass every call, discard what is drawn
+            for i, page in enumerate(pages):
+                if i in done:
+                    continue
+                if page.locator(RESULT).count():
+                    done.add(i)
+                elif page.locator("#actions button.pass").count():
+                    page.click("#actions button.pass")
+                elif page.locator("#my-hand .tile.playable").count():
+                    page.locator("#my-hand .tile.playable").last.click()
+            if len(done) == 2:
+                break
+            ann.wait_for_timeout(20)
+        assert done == {0, 1}
+        me = ben.evaluate("async () => (await (await fetch('/api/me')).json())")
+        ben.goto(f"{server.url}/player/account:{me['account']['id']}")
+        ben.wait_for_selector("#player-games li a")
+        assert ben.locator("#player-games li a[href^='/replay/']").count() == 1
+    finally:
+        server.stop()

@@ -228,6 +228,7 @@ def test_a_signed_in_friend_who_opens_a_seat_link_sits_as_their_account(tmp_path
             assert Seat(ws).seat == 2
         seats = client.get(f"/api/tables/{table['id']}").json()["seats"]
         assert [s["account"] for s in seats] == [None, friend["id"], None, None]
+        assert seats[1]["name"] == "Friend" and seats[2]["name"] != "Friend"
     store = Store(url)
     try:
         stored = store.get_table(table["id"])

@@ -684,28 +684,31 @@ class Store:
                 )
         return [(row.seat, json.loads(row.action)) for row in rows]
 
-    def claim_seat(self, table_id: str, seat: int, account: int) -> bool:
+    def claim_seat(self, table_id: str, seat: int, account: int) -> str | None:
         """A signed-in person sits, by its link, in a seat no account holds: the seat is
-        the account's from now on (the game counts on its page and in its figures).
-        False when the seat is an account's already, or the account holds another
-        seat of the table (one person, one seat)."""
+        the account's from now on, under its name (the game counts on its page and in
+        its figures); the name, or None when the seat is an account's already, or the
+        account holds another seat of the table (one person, one seat)."""
         with self.engine.begin() as conn:
             row = conn.execute(
                 select(tables.c.seats).where(tables.c.id == table_id).with_for_update()
             ).one_or_none()
-            if row is None:
-                return False
+            name = conn.execute(
+                select(accounts.c.name).where(accounts.c.id == account)
+            ).scalar_one_or_none()
+            if row is None or name is None:
+                return None
             seats = json.loads(row.seats)
             if seats[seat].get("account") is not None or any(
                 s.get("account") == account for s in seats
             ):
-                return False
-            seats[seat]["account"] = account
+                return None
+            seats[seat].update(account=account, name=name)
             conn.execute(
                 update(tables).where(tables.c.id == table_id).values(seats=json.dumps(seats))
             )
             conn.execute(insert(players).values(table_id=table_id, seat=seat, account_id=account))
-        return True
+        return str(name)
 
     def timed_out(self, table_id: str) -> frozenset[int]:
         """The numbers of a table's actions that its clock played (a person's time ran

@@ -507,14 +507,15 @@ class LiveTable:
         """The signed-in person who came by the seat's link takes the seat for their
         account; if storage fails, they play it as a guest all the same."""
         try:
-            if not await asyncio.to_thread(self.store.claim_seat, self.id, seat, account):
+            name = await asyncio.to_thread(self.store.claim_seat, self.id, seat, account)
+            if name is None:
                 return
         except Exception:
             log.exception(
                 "table %s: seat %d could not be given to account %d", self.id, seat, account
             )
             return
-        self.seats[seat] = replace(self.seats[seat], account=account)
+        self.seats[seat] = replace(self.seats[seat], account=account, name=name)
         self._public = public_info(self.stored, self.seats, self.match.rules)
         self._published = self._info()
 
