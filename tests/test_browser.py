@@ -250,6 +250,30 @@ def test_a_game_against_bots_in_the_browser(browser: Browser, base_url: str, wid
     assert "deal" in page.inner_text("#frame-label")
     assert page.locator("#table .river .tile").count() == 0
     assert page.evaluate(fits), "the replay is wider than the screen"
+
+    # the keys and the wheel step; a hand is chosen from a list that says its result;
+    # any seat may sit at the bottom
+    def frame() -> int:
+        return int(page.inner_text("#frame-label").split("/")[0])
+
+    at = frame()
+    page.keyboard.press("ArrowRight")
+    assert frame() == at + 1
+    page.mouse.move(width // 2, 300)
+    page.mouse.wheel(0, 120)
+    page.wait_for_function(
+        f"() => document.querySelector('#frame-label').textContent.startsWith('{at + 2}/')"
+    )
+    page.keyboard.press("ArrowLeft")
+    assert frame() == at + 1
+    hands = page.locator("#replay-hands option").all_inner_texts()
+    assert len(hands) >= 2 and all(":" in h for h in hands[:-1]), hands  # each with its result
+    page.select_option("#replay-hands", "1")
+    assert "deal" in page.inner_text("#frame-label")
+    bottom = page.inner_text("#table .plate[data-pos='0'] .name")
+    page.select_option("#replay-seat", "2")
+    assert page.inner_text("#table .plate[data-pos='0'] .name") != bottom
+    assert page.inner_text("#table .plate[data-pos='2'] .name") == bottom
     assert not errors, errors
 
 

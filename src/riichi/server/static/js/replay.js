@@ -1,41 +1,88 @@
 // Replays, and two games of the same walls side by side.
 import { drawTable } from "./board.js";
-import { $, setStatus } from "./dom.js";
+import { $, el, setStatus } from "./dom.js";
 import { resultHtml, showResult } from "./result.js";
 import { showRules } from "./table.js";
+import { WINDS } from "./tiles.js";
 
+// A replay in `root` (which holds a .board, a .frame-label and [data-step] buttons, and
+// may hold a .replay-hands list and a .replay-seat choice); `onEnd(events, players,
+// frame)` is called on a frame that ends a hand. Returns the data and a `step(kind)`.
 export async function replayPane(root, gameId, onEnd) {
   const res = await fetch(`/api/games/${gameId}/replay`);
   const data = await res.json();
   if (!res.ok) { setStatus(data.error); return null; }
   const frames = data.frames;
+  const players = data.players;
   let at = 0;
+  let view = 0;
+  const ends = (i) => frames[i].events.some((e) => e.type === "end_hand");
+  const hands = handsOf(frames, players);
+  const list = root.querySelector(".replay-hands");
+  const seats = root.querySelector(".replay-seat");
   const show = () => {
     const f = frames[at];
-    drawTable(f, 0, true, false, root);
-    root.querySelector(".frame-label").textContent = `${at}/${frames.length - 1} ${f.label || "deal"}`;
-    if (f.events.some((e) => e.type === "end_hand")) onEnd(f.events, data.players, f);
+    drawTable(f, view, true, false, root);
+    const label = root.querySelector(".frame-label");
+    label.textContent = `${at}/${frames.length - 1} ${f.label || "deal"}`;
+    label.classList.toggle("timeout", Boolean(f.timeout));
+    if (list) list.value = String(hands.filter((h) => h.start <= at).length - 1);
+    if (ends(at)) onEnd(f.events, players, f);
   };
   // "hand »" stops at the next hand's end (its final board and result), "« hand" at
   // the previous one's, or at the deal
-  const ends = (i) => frames[i].events.some((e) => e.type === "end_hand");
+  const step = (kind) => {
+    if (kind === "1") at = Math.min(at + 1, frames.length - 1);
+    else if (kind === "-1") at = Math.max(at - 1, 0);
+    else if (kind === "hand") {
+      do { at++; } while (at < frames.length - 1 && !ends(at));
+      at = Math.min(at, frames.length - 1);
+    } else if (kind === "-hand") {
+      do { at--; } while (at > 0 && !ends(at));
+      at = Math.max(at, 0);
+    }
+    show();
+  };
   root.querySelectorAll("button[data-step]").forEach((b) => {
-    b.addEventListener("click", () => {
-      const step = b.dataset.step;
-      if (step === "1") at = Math.min(at + 1, frames.length - 1);
-      else if (step === "-1") at = Math.max(at - 1, 0);
-      else if (step === "hand") {
-        do { at++; } while (at < frames.length - 1 && !ends(at));
-        at = Math.min(at, frames.length - 1);
-      } else if (step === "-hand") {
-        do { at--; } while (at > 0 && !ends(at));
-        at = Math.max(at, 0);
-      }
-      show();
-    });
+    b.addEventListener("click", () => step(b.dataset.step));
   });
+  if (list) {
+    list.replaceChildren(...hands.map((h, i) => Object.assign(el("option", null, h.title), { value: String(i) })));
+    list.addEventListener("change", () => { at = hands[Number(list.value)].start; show(); });
+  }
+  if (seats) {
+    seats.replaceChildren(...players.map((p, s) => Object.assign(el("option", null, p.name), { value: String(s) })));
+    seats.addEventListener("change", () => { view = Number(seats.value); show(); });
+  }
+  // the wheel over the board steps through the game, as the arrow keys do
+  root.querySelector(".board").addEventListener("wheel", (ev) => {
+    ev.preventDefault();
+    step(ev.deltaY > 0 ? "1" : "-1");
+  }, { passive: false });
   show();
-  return data;
+  return { data, step };
+}
+
+// Each hand of a replay: the frame its deal is in, and a title that says its result.
+function handsOf(frames, players) {
+  const out = [];
+  frames.forEach((f, i) => {
+    if (i > 0 && f.label !== "deal") return;
+    const round = `${WINDS[f.round_wind - 27] || "?"} ${f.dealer + 1}${f.honba ? `, ${f.honba} honba` : ""}`;
+    out.push({ start: i, title: round });
+  });
+  let hand = 0;
+  frames.forEach((f) => {
+    const wins = f.events.filter((e) => e.type === "win");
+    const draw = f.events.find((e) => e.type === "ryuukyoku");
+    if (!wins.length && !draw) return;
+    const what = wins.length
+      ? wins.map((e) => `${players[e.seat].name} ${e.source === null || e.source === e.seat ? "tsumo" : "ron"} ${e.result.points.toLocaleString()}`).join(", ")
+      : draw.kind === "exhaustive" ? "draw" : "abortive draw";
+    if (out[hand]) out[hand].title += `: ${what}`;
+    hand++;
+  });
+  return out;
 }
 
 export async function showReplay(gameId) {
@@ -46,8 +93,22 @@ export async function showReplay(gameId) {
   $("#dl-tenhou6").href = `/api/games/${gameId}/tenhou6`;
   $("#dl-record").href = `/api/games/${gameId}/record`;
   $("#dl-mjai").href = `/api/games/${gameId}/mjai`;
-  const data = await replayPane($("#table"), gameId, showResult);
-  if (data) setStatus(`replay: ${data.players.map((p) => p.name).join(", ")}`);
+  const pane = await replayPane($("#table"), gameId, showResult);
+  if (!pane) return;
+  setStatus(`replay: ${pane.data.players.map((p) => p.name).join(", ")}`);
+  const keys = { ArrowRight: "1", ArrowLeft: "-1", ArrowDown: "hand", ArrowUp: "-hand", PageDown: "hand", PageUp: "-hand" };
+  document.addEventListener("keydown", (ev) => {
+    if (["INPUT", "SELECT"].includes(ev.target.tagName) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (!$("#result-panel").hidden && (ev.key === "Enter" || ev.key === "Escape")) {
+      ev.preventDefault();
+      $("#result-ok").click();
+      return;
+    }
+    if (!keys[ev.key]) return;
+    ev.preventDefault();
+    $("#result-panel").hidden = true;
+    pane.step(keys[ev.key]);
+  });
 }
 
 // Two games of the same walls side by side (a Daily Wall duplicate), each stepped on
@@ -61,10 +122,10 @@ export async function showCompare(a, b) {
     board.querySelector(".center").removeAttribute("id");
     pane.querySelector(".pane-board").replaceChildren(board);
     const result = pane.querySelector(".pane-result");
-    const data = await replayPane(pane, gameId, (events, players, frame) => {
+    const shown = await replayPane(pane, gameId, (events, players, frame) => {
       const ends = events.filter((e) => ["win", "ryuukyoku", "end_hand"].includes(e.type));
       result.replaceChildren(resultHtml(ends, players, frame));
     });
-    if (data) pane.querySelector(".pane-title").textContent = data.players[0].name;
+    if (shown) pane.querySelector(".pane-title").textContent = shown.data.players[0].name;
   }
 }
