@@ -722,3 +722,23 @@ def test_a_signed_in_friend_who_opens_a_seat_link_plays_as_their_account(
         assert ben.locator("#player-games li a[href^='/replay/']").count() == 1
     finally:
         server.stop()
+
+
+def test_lobby_errors_show_by_their_forms_and_seat_links_fit_with_a_copy_button(
+    browser: Browser, base_url: str
+) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(base_url)
+    page.fill("#account-name", "nobody-here")
+    page.fill("#account-password", "wrong password")
+    page.click("#sign-in-button")
+    page.wait_for_function("() => document.querySelector('#sign-in-error').textContent")
+    assert page.inner_text("#status") == ""  # said by the form, not in the header
+    page.select_option("#kind", "private")
+    page.select_option("select[name=seat1]", "human")
+    page.click("#start")
+    page.wait_for_selector("#links:not([hidden]) #link-list li")
+    assert page.locator("#link-list button.copy").count() == 1
+    fits = "() => document.documentElement.scrollWidth <= window.innerWidth"
+    assert page.evaluate(fits), "the seat link runs past the screen"
+    shot(page, "0-seat-links-390")

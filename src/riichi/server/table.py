@@ -898,6 +898,7 @@ def public_info(stored: StoredTable, seats: list[SeatSpec], rules: RuleSet) -> d
         "created": stored.created,
         "commitment": stored.commitment,
         "seed_chosen": stored.seed_public,
+        "bet": stored.bet,
     }
 
 

@@ -9,7 +9,7 @@ export function setupAccountForms() {
     try {
       await postJSON(url, { name: data.get("name"), password: data.get("password") });
       location.reload();
-    } catch (err) { setStatus(err.message); }
+    } catch (err) { $("#sign-in-error").textContent = err.message; }
   };
   form.addEventListener("submit", (ev) => { ev.preventDefault(); submit("/api/signin"); });
   $("#register-button").addEventListener("click", () => {
@@ -20,9 +20,9 @@ export function setupAccountForms() {
     const data = new FormData(ev.target);
     try {
       await postJSON("/api/password", { old: data.get("old"), new: data.get("new") });
-      setStatus("password changed; your other sessions are signed out");
+      $("#password-note").textContent = "password changed; your other sessions are signed out";
       ev.target.reset();
-    } catch (err) { setStatus(err.message); }
+    } catch (err) { $("#password-note").textContent = err.message; }
   });
 }
 
@@ -142,7 +142,7 @@ export async function showLobby() {
     body.switches = ruleMenuChanges(p);
     if (form.get("switches")) {
       try { Object.assign(body.switches, JSON.parse(form.get("switches"))); } catch (err) {
-        setStatus(`rule switches are a JSON object: ${err.message}`);
+        $("#new-table-error").textContent = `rule switches are a JSON object: ${err.message}`;
         return;
       }
     }
@@ -155,7 +155,7 @@ export async function showLobby() {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
     });
     const table = await res.json();
-    if (!res.ok) { setStatus(table.error); return; }
+    if (!res.ok) { $("#new-table-error").textContent = table.error; return; }
     // Seat links carry their token after '#': a fragment never reaches a server log
     // or a Referer header.
     const mine = `/table/${table.id}#${table.tokens[0]}`;
@@ -165,9 +165,21 @@ export async function showLobby() {
     list.replaceChildren();
     for (const [t, s] of friends) {
       const li = el("li", null, `Seat ${s + 1}: `);
-      const a = el("a", null, `${location.origin}/table/${table.id}#${t}`);
+      const a = el("a", "seat-link", `${location.origin}/table/${table.id}#${t}`);
       a.href = a.textContent;
-      li.appendChild(a);
+      const copy = el("button", "copy", "Copy");
+      copy.type = "button";
+      copy.setAttribute("aria-label", `copy seat ${s + 1}'s link`);
+      copy.addEventListener("click", async () => {
+        try {
+          await navigator.clipboard.writeText(a.href);
+          copy.textContent = "Copied";
+        } catch (err) {  // no clipboard here (not a secure page): select it to copy by hand
+          getSelection().selectAllChildren(a);
+          copy.textContent = "Selected: copy it";
+        }
+      });
+      li.append(copy, a);
       list.appendChild(li);
     }
     $("#my-seat").href = mine;

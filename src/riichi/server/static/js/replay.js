@@ -88,6 +88,7 @@ function handsOf(frames, players) {
 export async function showReplay(gameId) {
   $("#table").hidden = false;
   $("#options").hidden = true;
+  $("#table .player-area").hidden = true;  // every hand is open on the board
   $("#show-rules").addEventListener("click", () => showRules(gameId));
   $("#replay-controls").hidden = false;
   $("#dl-tenhou6").href = `/api/games/${gameId}/tenhou6`;
