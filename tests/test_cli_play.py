@@ -37,13 +37,15 @@ def test_a_hand_with_a_call_and_a_win() -> None:
         async with app.run_test(size=(160, 50)) as pilot:
             text = str(app.query_one("#table", Static).render())
             assert "E1" in text and "you" in text and "(bot)" in text
-            await press(app, pilot, "2z")  # let the drawn South go
-            await press(app, pilot, "Pon 7z")  # the bot after you threw a 7z
-            await press(app, pilot, "1z")
+            await press(app, pilot, "S")  # let the drawn South go
+            await press(app, pilot, "Pon Rd")  # the bot after you threw a red dragon
+            await press(app, pilot, "E")
             await press(app, pilot, "Ron 6s")
             result = str(app.query_one("#result", Static).render())
-            assert "you wins by ron" in result
+            assert "you win by ron" in result and "you wins" not in result
             assert "Red dragon" in result and "fu:" in result and "pays" in result
+            # the winning hand is shown, with its called set and the tile it won on
+            assert "hand: 1m 2m 3m 4p 5p 6p 7s 8s 9s 9s  [" in result and "won on 6s" in result
             await press(app, pilot, "Next hand")
             assert app.match.kyoku.dealer == 0 and app.match.honba == 1
 
@@ -86,8 +88,8 @@ def test_the_hand_stays_shown_during_a_call_prompt_and_after_riichi() -> None:
     async def scenario() -> None:
         app = table()
         async with app.run_test(size=(160, 50)) as pilot:
-            await press(app, pilot, "2z")
-            assert any(str(b.label).startswith("Pon 7z") for b in app.query(Button))
+            await press(app, pilot, "S")
+            assert any(str(b.label).startswith("Pon Rd") for b in app.query(Button))
             tiles = hand_buttons(app)
             assert len(tiles) == 13 and all(b.disabled for b in tiles)  # shown, not playable
 
@@ -100,9 +102,46 @@ def test_the_hand_stays_shown_during_a_call_prompt_and_after_riichi() -> None:
             await press(app, pilot, "Riichi 9m")
             tiles = hand_buttons(app)
             assert len(tiles) == 14
-            assert [str(b.label) for b in tiles if not b.disabled] == ["1z↓"]  # tsumogiri only
+            assert [str(b.label) for b in tiles if not b.disabled] == ["E↓"]  # tsumogiri only
 
     asyncio.run(scenario())
+
+
+def test_the_browsers_keys_play_and_one_button_stands_for_each_choice() -> None:
+    """D discards the drawn tile, P pons, arrows and Enter discard a chosen tile, W
+    wins, Enter takes the next hand; the two red dragons give one Pon button."""
+
+    async def scenario() -> None:
+        app = table()
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot.press("d")  # the drawn South
+            await pilot.pause()
+            assert len(app.match.kyoku.seats[0].discards) == 1
+            pons = [b for b in app.query("#actions Button") if str(b.label).startswith("Pon")]
+            assert len(pons) == 1  # either pair of red dragons is the same pon
+            await pilot.press("p")
+            await pilot.pause()
+            assert len(app.match.kyoku.seats[0].melds) == 1
+            await pilot.press("left")  # onto the last tile (the East), and discard it
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.match.kyoku.seats[0].discards[-1].tile >> 2 == 27
+            await pilot.press("w")  # ron on the 6s
+            await pilot.pause()
+            assert app.showing_result
+            await pilot.press("enter")
+            await pilot.pause()
+            assert not app.showing_result and app.match.honba == 1
+
+    asyncio.run(scenario())
+
+
+def test_two_bots_of_one_kind_are_told_apart_by_seat() -> None:
+    from riichi.bots import make_bot
+    from riichi.cli.play import seat_names
+
+    bots = [make_bot("expert", "s:1"), make_bot("defensive", "s:2"), make_bot("expert", "s:3")]
+    assert seat_names(bots) == ["expert 2 (bot)", "defensive 3 (bot)", "expert 4 (bot)"]
 
 
 def test_bad_play_options_are_one_line_errors() -> None:

@@ -10,11 +10,11 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Footer, Header, Static
 
-from riichi.bots import Agent, make_agent
+from riichi.bots import BOT_LABEL, Agent, make_agent
 from riichi.cli.options import LENGTHS, bot_names, rules_with_length, timeout_option
 from riichi.game import Action, ActionType, Match, observe
 from riichi.rules import RuleSet, Settlement
-from riichi.tiles import EAST, tile_name, tiles_name
+from riichi.tiles import EAST, dora_of, tile_name
 
 WIND_NAMES = "ESWN"
 YOU = 0
@@ -33,15 +33,45 @@ _LABELS = {
 }
 
 
+# honours by the names the browser gives them; suits in notation, a red five as 0
+HONOUR_NAMES = ("E", "S", "W", "N", "Wh", "Gr", "Rd")
+
+
+def tile_label(tile: int, red_fives: int) -> str:
+    """A tile as a player reads it: ``5m``, ``0p`` for a red five, ``E`` or ``Rd``."""
+    kind = tile >> 2
+    return HONOUR_NAMES[kind - EAST] if kind >= EAST else tile_name(tile, red_fives)
+
+
+def tiles_label(tiles: Sequence[int], red_fives: int) -> str:
+    return " ".join(tile_label(t, red_fives) for t in sorted(tiles))
+
+
+def kind_label(kind: int) -> str:
+    return tile_label(kind * 4, 0)
+
+
+def says(name: str, verb: str) -> str:
+    """``you win``, ``West wins``: the verb agrees with who does it."""
+    return f"you {verb}" if name == "you" else f"{name} {verb}s"
+
+
 def describe_result(match: Match) -> str:
-    """The last hand's result as text: wins with yaku, han, fu items and payments, or the draw."""
+    """The last hand's result as text: each winner's hand and winning tile, yaku, han,
+    fu items and payments; or the draw, in words."""
     result = match.results[-1]
     names = match.players
+    red = match.rules.red_fives
+    shown = [e for e in match.events if e.type == "win"][-len(result.wins) :] if result.wins else []
     lines = []
     if result.kind == "win":
-        for seat, source, r in result.wins:
-            how = "tsumo" if source is None else f"ron from {names[source]}"
-            lines.append(f"{names[seat]} wins by {how}: {r}")
+        for (seat, source, r), event in zip(result.wins, shown, strict=True):
+            how = "by tsumo" if source is None else f"by ron from {names[source]}"
+            lines.append(f"{says(names[seat], 'win')} {how}: {r}")
+            hand = [t for t in event.data["hand"] if t != event.data["tile"]]
+            melds = "".join(f"  [{m}]" for m in event.data["melds"])
+            won_on = tile_label(event.data["tile"], red)
+            lines.append(f"  hand: {tiles_label(hand, red)}{melds}  won on {won_on}")
             for y in r.yaku:
                 unit = "yakuman" if r.yakuman else "han"
                 lines.append(f"  {y.yaku.en} ({y.yaku.ja}) {y.han} {unit}")
@@ -51,16 +81,25 @@ def describe_result(match: Match) -> str:
             if r.fu_items:
                 lines.append("  fu: " + " + ".join(f"{i.fu} {i.label}" for i in r.fu_items))
             for p in r.payments:
-                lines.append(f"  {names[p.seat]} pays {p.points}")
+                lines.append(f"  {says(names[p.seat], 'pay')} {p.points}")
     elif result.kind == "exhaustive":
         tenpai = ", ".join(names[s] for s in result.tenpai) or "nobody"
         lines.append(f"Exhaustive draw: tenpai {tenpai}")
     else:
-        lines.append(f"Abortive draw: {result.abort}")
+        lines.append(f"Abortive draw: {ABORTS.get(result.abort or '', result.abort)}")
     lines.append(
         "Changes: " + ", ".join(f"{n} {d:+}" for n, d in zip(names, result.deltas, strict=True))
     )
     return "\n".join(lines)
+
+
+ABORTS = {
+    "nine-terminals": "nine different terminals and honours (kyuushu kyuuhai)",
+    "four-winds": "the same wind discarded by all four (suufon renda)",
+    "four-riichi": "all four in riichi (suucha riichi)",
+    "four-kans": "four kans by more than one player (suukaikan)",
+    "triple-ron": "three players won on one tile (sanchahou)",
+}
 
 
 def points_text(rules: RuleSet, points: float) -> str:
@@ -81,7 +120,21 @@ class TableApp(App[None]):
     .seat { height: auto; border: round $primary; padding: 0 1; }
     #result { border: heavy $accent; padding: 0 1; height: auto; }
     """
-    BINDINGS: ClassVar = [("q", "quit", "Quit")]
+    # the browser's keys: ← → choose a tile and Enter discards it, D the drawn tile;
+    # W win, R riichi, P pon, C chi, K kan, N or Esc pass; Enter takes the next hand
+    BINDINGS: ClassVar = [
+        ("q", "quit", "Quit"),
+        ("left", "tile(-1)", "Tile ←"),
+        ("right", "tile(1)", "Tile →"),
+        ("d", "drawn", "Drawn tile"),
+        ("w", "choose('tsumo ron')", "Win"),
+        ("r", "choose('riichi')", "Riichi"),
+        ("p", "choose('pon')", "Pon"),
+        ("c", "choose('chi')", "Chi"),
+        ("k", "choose('kan ankan kakan')", "Kan"),
+        ("n", "choose('pass')", "Pass"),
+        ("escape", "choose('pass')", "Pass"),
+    ]
 
     def __init__(self, match: Match, bots: Sequence[Agent]) -> None:
         super().__init__()
@@ -125,6 +178,35 @@ class TableApp(App[None]):
             bot.on_events([e for e in events if e.visible_to(seat)])
             self.fed[seat] = len(self.match.events)
 
+    # -------------------------------------------------------------- keys
+
+    def _tile_buttons(self) -> list[Button]:
+        return [b for b in self.query("#hand Button").results(Button) if not b.disabled]
+
+    def action_tile(self, step: int) -> None:
+        buttons = self._tile_buttons()
+        if not buttons:
+            return
+        at = buttons.index(self.focused) if self.focused in buttons else len(buttons)
+        buttons[(at + step) % len(buttons)].focus()
+
+    async def action_drawn(self) -> None:
+        drawn = [b for b in self._tile_buttons() if str(b.label).endswith("↓")]
+        if drawn:
+            await self._press(drawn[0])
+
+    async def action_choose(self, kinds: str) -> None:
+        """The first action button of one of ``kinds`` (space-separated), pressed."""
+        for key, action in self._choices.items():
+            if action.type.value in kinds.split() and not key.startswith("t"):
+                await self._press(self.query_one(f"#{key}", Button))
+                return
+
+    async def _press(self, button: Button) -> None:
+        key = button.id or ""
+        if key in self._choices:
+            await self.decide(self._choices[key])
+
     # -------------------------------------------------------------- flow
 
     async def advance(self) -> None:
@@ -159,20 +241,22 @@ class TableApp(App[None]):
         self.query_one("#result", Static).update("")
         self.query_one("#result", Static).display = False
         round_name = WIND_NAMES[obs.round_wind - EAST]
+        red = m.rules.red_fives
+        three = m.rules.players == 3
+        dora = ", ".join(
+            f"{kind_label(dora_of(t >> 2, three))} (indicator {tile_label(t, red)})"
+            for t in obs.dora_indicators
+        )
         header = (
             f"{round_name}{obs.dealer + 1}  honba {obs.honba}  sticks {obs.sticks}  "
-            f"dora {tiles_name(obs.dora_indicators, m.rules.red_fives)}  left {obs.live_left}"
+            f"dora {dora}  left {obs.live_left}"
         )
         seats = []
         for s in range(m.rules.players):
             wind = WIND_NAMES[(s - obs.dealer) % m.rules.players]
             # a riichi tile is shown in brackets (sideways), a called one with a star
             river = " ".join(
-                (
-                    f"[{tile_name(t, m.rules.red_fives)}]"
-                    if riichi
-                    else tile_name(t, m.rules.red_fives)
-                )
+                (f"[{tile_label(t, red)}]" if riichi else tile_label(t, red))
                 + ("*" if called else "")
                 for t, _tg, riichi, called in obs.discards[s]
             )
@@ -202,20 +286,24 @@ class TableApp(App[None]):
         buttons = []
         for i, tile in enumerate(tiles):
             key = f"t{self._generation}-{i}"
-            label = tile_name(tile, rules.red_fives) + ("↓" if tile == drawn else "")
+            label = tile_label(tile, rules.red_fives) + ("↓" if tile == drawn else "")
             if tile in discards:
                 self._choices[key] = discards[tile]
             buttons.append(Button(label, id=key, classes="tile", disabled=tile not in discards))
         await hand_box.mount_all(buttons)
-        actions = []
-        for i, a in enumerate(x for x in legal if x.type is not ActionType.DISCARD):
-            key = f"a{self._generation}-{i}"
-            self._choices[key] = a
+        actions: list[Button] = []
+        labels: set[str] = set()  # one button for each distinct choice
+        for a in (x for x in legal if x.type is not ActionType.DISCARD):
             label = _LABELS[a.type]
             if a.tile is not None and a.type is not ActionType.PASS:
-                label += " " + tile_name(a.tile, rules.red_fives)
+                label += " " + tile_label(a.tile, rules.red_fives)
             if a.tiles and a.type in (ActionType.CHI, ActionType.PON):
-                label += " (" + tiles_name(a.tiles, rules.red_fives) + ")"
+                label += " (" + tiles_label(a.tiles, rules.red_fives) + ")"
+            if label in labels:
+                continue
+            labels.add(label)
+            key = f"a{self._generation}-{len(actions)}"
+            self._choices[key] = a
             actions.append(Button(label, id=key, variant="primary"))
         await action_box.mount_all(actions)
 
@@ -236,9 +324,9 @@ class TableApp(App[None]):
         self._choices = {}
         if not m.over:
             self._generation += 1
-            await actions.mount(
-                Button("Next hand", id=f"next{self._generation}", variant="success")
-            )
+            following = Button("Next hand", id=f"next{self._generation}", variant="success")
+            await actions.mount(following)
+            following.focus()  # Enter takes the next hand
         self.showing_result = True
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -276,11 +364,21 @@ def play_command(
     rules = rules_with_length(rules_name, length)
     actual_seed: Any = seed if seed is not None else secrets.randbits(32)
     bots = opponents(bot_names, rules.players - 1, actual_seed, timeout)
-    match = Match(rules, actual_seed, ["you", *(b.name for b in bots)])
+    match = Match(rules, actual_seed, ["you", *seat_names(bots)])
     TableApp(match, bots).run()
 
 
 DEFAULT_BOTS = ("expert", "defensive", "expert")
+
+
+def seat_names(bots: Sequence[Agent]) -> list[str]:
+    """The bots' names with their seat's number, as the browser names them: two
+    experts are ``expert 2 (bot)`` and ``expert 4 (bot)``."""
+    out = []
+    for seat, bot in enumerate(bots, start=2):
+        base = bot.name.removesuffix(BOT_LABEL).strip()
+        out.append(f"{base} {seat} {BOT_LABEL}")
+    return out
 
 
 def opponents(names: str | None, count: int, seed: object, timeout: float = 2.0) -> list[Agent]:
