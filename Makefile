@@ -17,16 +17,22 @@ PURE_TESTS := tests/test_tiles.py tests/test_hand.py tests/test_hand_xiangting.p
 
 .PHONY: run play serve test lint unit pure core system-deps fuzz bench tables clean
 
+# The first install takes minutes (most of it compiling the rules core to C): each
+# slow step says what it does, how long it usually takes, and how far it has gone.
 $(STAMP): pyproject.toml
+	@echo "riichi: first run: installing into $(VENV); about 6 minutes on 2 cores, later runs start at once"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip "setuptools>=77"
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@$(PYTHON) tools/step.py "updating pip" "a few seconds" -- \
+		$(BIN)/python -m pip install --upgrade pip "setuptools>=77"
+	@$(PYTHON) tools/step.py "installing the dependencies, then compiling the rules core with mypyc" \
+		"about 5 minutes the first time" -- $(BIN)/python -m pip install -v -e '.[test]'
 	touch $@ $(CORE_BUILT)
 
 ## core: rebuild the compiled core in place after an edit (RIICHI_PURE=1 skips it)
 core: $(CORE_BUILT)
 $(CORE_BUILT): $(STAMP) $(CORE_SOURCES)
-	$(BIN)/python setup.py --quiet build_ext --inplace
+	@$(PYTHON) tools/step.py "compiling the rules core with mypyc" "about 3 minutes" -- \
+		$(BIN)/python setup.py build_ext --inplace
 	touch $@
 
 ## run: the main job: the web server on a SQLite file (open the URL it prints)
