@@ -493,18 +493,46 @@ def test_the_tenpai_help_names_no_field_like_a_tile_field() -> None:
     from riichi.bots import make_bot
     from riichi.game import Match, observe
     from riichi.rules import find_ruleset
-    from riichi.server.views import tenpai_help
+    from riichi.server.views import seat_state
 
     bots = [make_bot("efficiency", s) for s in range(4)]
+    players = [{"name": str(s)} for s in range(4)]
     seen: set[str] = set()
     for seed in range(6):
         match = Match(find_ruleset("online"), seed)
         while not match.over:
             seat = next(iter(match.legal_actions()))
-            obs = observe(match, seat)
-            found = tenpai_help(obs)
+            found = seat_state(match, seat, players)["tenpai"]
             if found is not None:
                 seen |= set(found)
                 assert not set(found) & TILE_KEYS
-            match.apply(seat, bots[seat].act(obs))
-    assert seen == {"keeps", "waits"}
+            match.apply(seat, bots[seat].act(observe(match, seat)))
+    assert seen == {"keeps", "waits", "furiten", "furiten_after"}
+
+
+def test_the_table_tells_a_seat_when_a_discard_makes_it_furiten_and_when_it_is() -> None:
+    """123m 456p 789s 11s 34p waits on 2p and 5p. Drawing 9m, letting it go keeps the
+    wait clean; drawing 5p, every way to stay tenpai puts a wait in the river (the 5p
+    itself, or the 3p or 4p that the new wait needs): after it, the seat is furiten."""
+    from game_helpers import arranged_wall
+    from riichi.game import Action, ActionType, Match
+    from riichi.rules import find_ruleset
+    from riichi.server.views import seat_state
+    from riichi.tiles import parse_kind, parse_tiles
+
+    players = [{"name": str(s)} for s in range(4)]
+    for drawn, furiten in (("9m", False), ("5p", True)):
+        wall = arranged_wall(["123m456p789s11s34p", "", "", ""], [drawn])
+        match = Match(find_ruleset("online"), 0, ["a", "b", "c", "d"], walls=[wall])
+        aid = seat_state(match, 0, players)["tenpai"]
+        assert str(parse_kind(drawn)) in aid["keeps"]
+        after = set(aid["furiten_after"])
+        assert (parse_kind(drawn) in after) is furiten
+        assert after == (set(map(int, aid["keeps"])) if furiten else set())
+        tile = next(t for t in match.kyoku.seats[0].hand if t >> 2 == parse_kind(drawn))
+        match.apply(0, Action(ActionType.DISCARD, tile=tile))
+        aid = seat_state(match, 0, players)["tenpai"]
+        assert aid["furiten"] is furiten
+        assert sorted(k for k, _ in aid["waits"]) == sorted(
+            t >> 2 for t in parse_tiles("2p5p")
+        )

@@ -30,6 +30,7 @@ def main(argv: list[str]) -> int:
     print(f"riichi: {what} ({usually})...", flush=True)
     start = time.monotonic()
     lines: deque[str] = deque(maxlen=400)
+    latest = ["working"]  # the last line that says what is being done
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
     )
@@ -39,14 +40,16 @@ def main(argv: list[str]) -> int:
         for line in process.stdout:
             if line.strip():
                 lines.append(line.rstrip())
+                if not line.lstrip().startswith(("WARNING", "Link ", "Skipping ")):
+                    latest[0] = " ".join(line.split())
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     while process.poll() is None:
         reader.join(BEAT)
         if process.poll() is None:
-            latest = lines[-1][:90] if lines else "working"
-            print(f"riichi:   {minutes(time.monotonic() - start)} so far: {latest}", flush=True)
+            gone = minutes(time.monotonic() - start)
+            print(f"riichi:   {gone} so far: {latest[0][:90]}", flush=True)
     reader.join()
     took = minutes(time.monotonic() - start)
     if process.returncode:
