@@ -22,6 +22,17 @@ def minutes(seconds: float) -> str:
     return f"{int(seconds // 60)}m{int(seconds % 60):02d}s"
 
 
+def summary(line: str) -> str:
+    """A line of the command's output as a progress note: a C compiler's command
+    line shortened to the file it compiles."""
+    words = line.split()
+    if words and words[0].endswith(("gcc", "cc", "clang")) and "-c" in words:
+        at = words.index("-c")
+        if at + 1 < len(words):
+            return f"compiling {words[at + 1].rsplit('/', 1)[-1]}"
+    return " ".join(words)
+
+
 def main(argv: list[str]) -> int:
     if len(argv) < 4 or argv[2] != "--":
         print(__doc__, file=sys.stderr)
@@ -41,7 +52,7 @@ def main(argv: list[str]) -> int:
             if line.strip():
                 lines.append(line.rstrip())
                 if not line.lstrip().startswith(("WARNING", "Link ", "Skipping ")):
-                    latest[0] = " ".join(line.split())
+                    latest[0] = summary(line)
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
