@@ -20,12 +20,12 @@ PURE_TESTS := tests/test_tiles.py tests/test_hand.py tests/test_hand_xiangting.p
 # The first install takes minutes (most of it compiling the rules core to C): each
 # slow step says what it does, how long it usually takes, and how far it has gone.
 $(STAMP): pyproject.toml
-	@echo "riichi: first run: installing into $(VENV); about 6 minutes on 2 cores, later runs start at once"
+	@echo "riichi: first run: installing into $(VENV); 2 to 6 minutes on 2 cores, later runs start at once"
 	$(PYTHON) -m venv $(VENV)
 	@$(PYTHON) tools/step.py "updating pip" "a few seconds" -- \
 		$(BIN)/python -m pip install --upgrade pip "setuptools>=77"
 	@$(PYTHON) tools/step.py "installing the dependencies, then compiling the rules core with mypyc" \
-		"about 5 minutes the first time" -- $(BIN)/python -m pip install -v -e '.[test]'
+		"2 to 6 minutes: downloads, then C" -- $(BIN)/python -m pip install -v -e '.[test]'
 	touch $@ $(CORE_BUILT)
 
 ## core: rebuild the compiled core in place after an edit (RIICHI_PURE=1 skips it)

@@ -56,12 +56,12 @@ def main(argv: list[str]) -> int:
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    while process.poll() is None:
+    while reader.is_alive():  # until the command closes its output
         reader.join(BEAT)
-        if process.poll() is None:
+        if reader.is_alive():
             gone = minutes(time.monotonic() - start)
             print(f"riichi:   {gone} so far: {latest[0][:90]}", flush=True)
-    reader.join()
+    process.wait()
     took = minutes(time.monotonic() - start)
     if process.returncode:
         print("\n".join(lines), file=sys.stderr)

@@ -4,6 +4,7 @@ import { drawTable } from "./board.js";
 import { $, el, getJSON, setStatus } from "./dom.js";
 import { ACTION_KEYS, clearHand, drawHand } from "./hand.js";
 import { lastHand, showResult } from "./result.js";
+import { play, playEvents, setSound } from "./sound.js";
 import { tileName } from "./tiles.js";
 
 // Close codes after which reconnecting cannot help: a refused seat link, no such table.
@@ -45,12 +46,16 @@ export function tickClocks() {
       node.textContent = `${Math.ceil(thinking)}${d.call ? "" : ` + ${Math.round(reserve)}`} s`;
     }
     node.setAttribute("aria-label", `${Math.ceil(left)} seconds left`);
+    // your own clock about to run out: warned once for each decision
+    const key = `${d.until}`;
+    if (big && left <= 5 && warned !== key) { warned = key; play("clock"); }
   });
 }
+let warned = "";
 setInterval(tickClocks, 250);
 
 // Table options, kept in this browser.
-export const OPTIONS = { autoWin: false, noCalls: false, tsumogiri: false, pace: 400 };
+export const OPTIONS = { autoWin: false, noCalls: false, tsumogiri: false, sound: false, pace: 400 };
 export function loadOptions() {
   try { Object.assign(OPTIONS, JSON.parse(localStorage.getItem("riichi-options") || "{}")); } catch (err) { /* defaults */ }
   const bind = (id, key) => {
@@ -60,12 +65,15 @@ export function loadOptions() {
     input.addEventListener("change", () => {
       OPTIONS[key] = input.type === "checkbox" ? input.checked : Math.max(0, Math.min(3000, Number(input.value) || 0));
       localStorage.setItem("riichi-options", JSON.stringify(OPTIONS));
+      setSound(OPTIONS.sound);
     });
   };
   bind("#opt-auto-win", "autoWin");
   bind("#opt-no-calls", "noCalls");
   bind("#opt-tsumogiri", "tsumogiri");
+  bind("#opt-sound", "sound");
   bind("#opt-pace", "pace");
+  setSound(OPTIONS.sound);
 }
 
 // The rules dialog's groups, and which switches matter only under some settlement.
@@ -274,6 +282,8 @@ export function playTable(tableId, token) {
       return;
     }
     state = msg.state;
+    playEvents(msg.events, seat);
+    if (seat !== null && state && state.legal.length) play("turn");
     if (seat === null && state) showResult(msg.events, state.players, state, resultLinks(msg.events), null);
     render();
     const othersDiscard = msg.events.some((e) => e.type === "discard" && e.seat !== seat);
