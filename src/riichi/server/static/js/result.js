@@ -1,5 +1,5 @@
 // A hand's result and a match's final standings.
-import { meldEl } from "./board.js";
+import { meldsEl } from "./board.js";
 import { $, el, link } from "./dom.js";
 import { tileEl } from "./tiles.js";
 
@@ -13,13 +13,6 @@ export function handTiles(tiles, winning) {
   return box;
 }
 
-// The melds of a winning hand, from the ended state (tiles, called sideways).
-export function meldsOf(state, seat) {
-  const box = el("div", "melds");
-  for (const m of ((state && state.meld_info) || [])[seat] || []) box.appendChild(meldEl(m));
-  return box;
-}
-
 export function resultHtml(events, players, state) {
   const box = el("div");
   for (const e of events) {
@@ -30,7 +23,7 @@ export function resultHtml(events, players, state) {
       box.appendChild(el("h3", null, `${who} wins by ${how}`));
       const row = el("div", "win-row");
       row.appendChild(handTiles(e.hand.includes(e.tile) ? e.hand : [...e.hand, e.tile], e.tile));
-      row.appendChild(meldsOf(state, e.seat));
+      row.appendChild(meldsEl(state || {}, e.seat));
       box.appendChild(row);
       const yaku = el("ul", "yaku");
       for (const y of r.yaku) {
@@ -56,10 +49,10 @@ export function resultHtml(events, players, state) {
       box.appendChild(ind);
       const limit = r.limit && r.limit !== "none" ? ` · ${r.limit}` : "";
       box.appendChild(el("p", "value", r.yakuman
-        ? `yakuman x${r.yakuman} · ${r.points} points`
-        : `${r.han} han ${r.fu} fu${limit} · ${r.points} points`));
+        ? `yakuman x${r.yakuman} · ${r.points.toLocaleString()} points`
+        : `${r.han} han ${r.fu} fu${limit} · ${r.points.toLocaleString()} points`));
       if (!r.yakuman) box.appendChild(el("p", "muted fu", `fu: ${r.fu_items.map((i) => `${i.label} ${i.fu}`).join(", ")}`));
-      const pays = r.payments.map((p) => `${players[p.seat].name} pays ${p.points}`).join("; ");
+      const pays = r.payments.map((p) => `${players[p.seat].name} pays ${p.points.toLocaleString()}`).join("; ");
       box.appendChild(el("p", "payments", pays));
     } else if (e.type === "ryuukyoku") {
       box.appendChild(el("h3", null, e.kind === "exhaustive" ? "Exhaustive draw" : `Abortive draw: ${ABORTS[e.kind] || e.kind}`));
@@ -68,7 +61,7 @@ export function resultHtml(events, players, state) {
         const row = el("div", "win-row");
         row.appendChild(el("span", "who", `${players[seat].name}: `));
         row.appendChild(handTiles(tiles));
-        row.appendChild(meldsOf(state, Number(seat)));
+        row.appendChild(meldsEl(state || {}, Number(seat)));
         box.appendChild(row);
       }
       if (e.nagashi && e.nagashi.length) box.appendChild(el("p", null, `nagashi mangan: ${e.nagashi.map((s) => players[s].name).join(", ")}`));
@@ -77,8 +70,8 @@ export function resultHtml(events, players, state) {
       e.deltas.forEach((d, s) => {
         const row = el("tr");
         row.appendChild(el("td", null, players[s].name));
-        row.appendChild(el("td", d > 0 ? "plus" : d < 0 ? "minus" : "", d > 0 ? `+${d}` : String(d)));
-        row.appendChild(el("td", null, String(e.scores[s])));
+        row.appendChild(el("td", d > 0 ? "plus" : d < 0 ? "minus" : "", d > 0 ? `+${d.toLocaleString()}` : d.toLocaleString()));
+        row.appendChild(el("td", null, e.scores[s].toLocaleString()));
         deltas.appendChild(row);
       });
       box.appendChild(deltas);
@@ -110,8 +103,8 @@ function standingsTable(standings, players, final) {
   const raw = standings.every((x) => x.points === x.score);  // no settlement: the score is all
   const table = el("table", "standings");
   const head = el("tr");
-  const columns = ["place", "player", "score"];
-  if (parts && !money) columns.push("score − return", "oka", "uma");
+  const columns = ["#", "player", "score"];
+  if (parts && !money) columns.push("base", "oka", "uma");
   if (money) columns.push("chips");
   else if (!raw) columns.push("points");
   for (const h of columns) head.appendChild(el("th", null, h));
@@ -130,6 +123,10 @@ function standingsTable(standings, players, final) {
       row.appendChild(el("td", "points", decimal(x.points)));
     }
     table.appendChild(row);
+  }
+  if (parts && !money) {
+    const note = el("caption", "muted", "points = base (the score less the return, in thousands) + oka + uma");
+    table.appendChild(note);
   }
   return table;
 }
