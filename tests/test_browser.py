@@ -568,6 +568,7 @@ def test_the_daily_wall_side_by_side_a_tournament_and_chips(
     second.goto(f"{base_url}/daily?day={day}")
     second.click("text=side by side with yours")
     second.wait_for_selector("#pane-b .seat-zone .tile")
+    compare = second.url.removeprefix(base_url)
     assert second.locator("#compare .board").count() == 2
     second.click("#pane-a button[data-step='hand']")
     second.wait_for_selector("#pane-a .pane-result table.deltas")
@@ -581,6 +582,7 @@ def test_the_daily_wall_side_by_side_a_tournament_and_chips(
     first.fill("#t-form input[name=closes]", "10")
     first.click("#t-form button[type=submit]")
     first.wait_for_selector("#t-register:not([hidden])")
+    tournament = first.url.removeprefix(base_url)
     first.click("#t-register")
     first.wait_for_selector("#t-standings tbody tr")
     first.fill("#t-count", "3")
@@ -591,7 +593,43 @@ def test_the_daily_wall_side_by_side_a_tournament_and_chips(
     assert first.inner_text("#chip-balance") == "9,890 chips"  # a bet of 100 and a fee of 10
     shot(first, "10-chips")
     assert errors == []
+    every_screen_at_both_widths(first, base_url, compare, tournament)
+    assert errors == []
     server.stop()
+
+
+def every_screen_at_both_widths(page: Page, base_url: str, compare: str, tournament: str) -> None:
+    """Each screen at a laptop's and a phone's width: screenshot, no wider than the
+    screen, and axe-core finds nothing serious."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    replay = compare.split("/")[-1]
+    screens = {
+        "lobby": ("/", "#games li"),
+        "watch": ("/watch", "#watch-list li"),
+        "leaderboard": ("/leaderboard", "#board-table tbody tr"),
+        "player": ("/player/account:1", "#player-stats tr"),
+        "daily": ("/daily", "#daily-board tbody tr"),
+        "tournaments": ("/tournaments", "#t-list li"),
+        "tournament": (tournament, "#t-standings tbody tr"),
+        "chips": ("/chips", "#chip-table tbody tr"),
+        "replay": (f"/replay/{replay}", "#table .plate"),
+        "compare": (compare, "#pane-b .plate"),
+    }
+    fits = "() => document.documentElement.scrollWidth <= window.innerWidth"
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900 if width > 500 else 844})
+        for name, (path, ready) in screens.items():
+            page.goto(f"{base_url}{path}")
+            page.wait_for_selector(ready)
+            assert page.evaluate(fits), f"{name} is wider than the screen at {width}"
+            shot(page, f"screen-{name}-{width}")
+            serious = [
+                (v["id"], v["nodes"][0]["target"])
+                for v in Axe().run(page).response["violations"]
+                if v["impact"] in ("serious", "critical")
+            ]
+            assert not serious, (name, width, serious)
 
 
 def post_json(page: Page, url: str, body: dict[str, object]) -> dict[str, object]:

@@ -533,6 +533,4 @@ def test_the_table_tells_a_seat_when_a_discard_makes_it_furiten_and_when_it_is()
         match.apply(0, Action(ActionType.DISCARD, tile=tile))
         aid = seat_state(match, 0, players)["tenpai"]
         assert aid["furiten"] is furiten
-        assert sorted(k for k, _ in aid["waits"]) == sorted(
-            t >> 2 for t in parse_tiles("2p5p")
-        )
+        assert sorted(k for k, _ in aid["waits"]) == sorted(t >> 2 for t in parse_tiles("2p5p"))
