@@ -128,6 +128,21 @@ class Person:
         if gap is not None:
             assert gap[0] >= gap[1] / 4, f"the drawn tile is {gap[0]:.1f} px from the hand"
             self.seen["drawn"] = self.seen.get("drawn", 0) + 1
+        # rivers at about two thirds of a hand tile, concealed tiles as standing backs
+        sizes = page.evaluate(
+            """() => { const w = (s) => { const n = document.querySelector(s);
+            return n ? n.getBoundingClientRect().width : null; };
+            return [w("#table .seat-zone[data-pos='0'] .river .tile:not(.sideways)"),
+            w("#my-hand .tile"),
+            w("#table .hidden-hand .tile.back")]; }"""
+        )
+        river, hand_tile, back = sizes
+        if river and hand_tile:
+            assert 0.55 <= river / hand_tile <= 0.9, (
+                f"river {river:.1f} px, hand {hand_tile:.1f} px"
+            )
+            self.seen["sized"] = self.seen.get("sized", 0) + 1
+        assert back and back >= 10, f"a concealed tile is {back} px wide"
         # the latest discard is marked, unless it went into a caller's set
         marked = page.locator("#table .river .tile.last").count()
         assert marked <= 1
@@ -233,6 +248,7 @@ def test_a_game_against_bots_in_the_browser(browser: Browser, base_url: str, wid
         raise AssertionError(f"the match did not end: {person.seen}")
     assert person.seen["call"] and person.seen["riichi"] and person.seen["win"], person.seen
     assert person.seen["marked"] > 20 and person.seen.get("drawn", 0) > 10, person.seen
+    assert person.seen.get("sized", 0) > 10, person.seen
     shot(page, f"2-match-result-{width}")
     page.click("#result-ok")
     page.goto(base_url)

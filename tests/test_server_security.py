@@ -457,9 +457,11 @@ def test_each_view_is_built_once_per_seat_however_many_watch(
     built: list[int | None] = []
     original = table_module.seat_state
 
-    def counting(match: Any, seat: int | None, players: Any, kyoku: Any = None) -> dict[str, Any]:
+    def counting(
+        match: Any, seat: int | None, players: Any, kyoku: Any = None, bet: int = 0
+    ) -> dict[str, Any]:
         built.append(seat)
-        return original(match, seat, players, kyoku)
+        return original(match, seat, players, kyoku, bet)
 
     monkeypatch.setattr(table_module, "seat_state", counting)
     monkeypatch.setattr(spectators_module, "seat_state", counting)

@@ -84,6 +84,8 @@ export function drawHand(state, legal, riichiMode, act, toggleRiichi) {
     }
     hand.appendChild(node);
   };
+  // deciding a discard: the tiles that may not go (kuikae, riichi) are dimmed
+  hand.classList.toggle("deciding", discards.size > 0 || riichiMode);
   for (const t of withoutDrawn(state.hand, state.drawn)) addTile(t, false);
   if (state.drawn !== null) addTile(state.drawn, true);
   $("#my-melds").replaceWith(Object.assign(meldsEl(state, state.seat), { id: "my-melds" }));
