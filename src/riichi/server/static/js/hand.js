@@ -80,7 +80,6 @@ export function drawHand(state, legal, riichiMode, act, toggleRiichi) {
       node.addEventListener("click", () => act({ type: riichiMode ? "riichi" : "discard", tile: t }));
     } else {
       node.setAttribute("aria-disabled", "true");
-      if (riichiMode) node.classList.add("riichi-no");
     }
     hand.appendChild(node);
   };

@@ -2,7 +2,7 @@
 import { drawTable } from "./board.js";
 import { $, el, setStatus } from "./dom.js";
 import { resultHtml, showResult } from "./result.js";
-import { showRules } from "./table.js";
+import { showRules } from "./rules.js";
 import { WINDS } from "./tiles.js";
 
 // A replay in `root` (which holds a .board, a .frame-label and [data-step] buttons, and

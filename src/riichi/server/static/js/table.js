@@ -1,58 +1,16 @@
-// Playing at a table: one websocket, the clocks, table options, your decisions.
+// Playing at a table: one websocket, your decisions and the options that take some for you.
 import { loadMe } from "./account.js";
 import { drawTable } from "./board.js";
-import { $, el, getJSON, setStatus } from "./dom.js";
+import { setClock } from "./clock.js";
+import { $, el, setStatus } from "./dom.js";
 import { ACTION_KEYS, clearHand, drawHand } from "./hand.js";
 import { lastHand, showResult } from "./result.js";
+import { showRules } from "./rules.js";
 import { play, playEvents, setSound } from "./sound.js";
 import { tileName } from "./tiles.js";
 
 // Close codes after which reconnecting cannot help: a refused seat link, no such table.
 export const FINAL_CLOSE_CODES = new Set([4403, 4404]);
-
-// The clocks: the server's deadlines, shown against its time (offset from ours).
-export let CLOCK = null;
-export let CLOCK_OFFSET = 0;
-
-export function setClock(clock) {
-  CLOCK = clock;
-  if (clock) CLOCK_OFFSET = clock.now - Date.now() / 1000;
-  tickClocks();
-}
-
-export function tickClocks() {
-  document.querySelectorAll(".plate .clock, #my-clock").forEach((node) => {
-    const big = node.id === "my-clock";  // your own countdown, by your hand
-    node.textContent = "";
-    node.className = big ? "my-clock" : "clock";
-    const seat = node.dataset.seat;
-    if (!CLOCK || seat === undefined || seat === "") return;
-    const now = Date.now() / 1000 + CLOCK_OFFSET;
-    const reserve = CLOCK.reserves[seat];
-    const d = CLOCK.decisions[seat];
-    if (!d) {
-      if (big) return;
-      node.textContent = `+${Math.round(reserve)} s`;
-      node.setAttribute("aria-label", `reserve ${Math.round(reserve)} seconds`);
-      return;
-    }
-    const thinking = Math.max(0, d.base - now);
-    const left = Math.max(0, d.until - now);
-    node.classList.add("running");
-    if (thinking <= 0 && !d.call) {
-      node.classList.add("reserve");
-      node.textContent = `0 + ${Math.ceil(left)} s`;
-    } else {
-      node.textContent = `${Math.ceil(thinking)}${d.call ? "" : ` + ${Math.round(reserve)}`} s`;
-    }
-    node.setAttribute("aria-label", `${Math.ceil(left)} seconds left`);
-    // your own clock about to run out: warned once for each decision
-    const key = `${d.until}`;
-    if (big && left <= 5 && warned !== key) { warned = key; play("clock"); }
-  });
-}
-let warned = "";
-setInterval(tickClocks, 250);
 
 // Table options, kept in this browser.
 export const OPTIONS = { autoWin: false, noCalls: false, tsumogiri: false, sound: false, pace: 400 };
@@ -74,65 +32,6 @@ export function loadOptions() {
   bind("#opt-sound", "sound");
   bind("#opt-pace", "pace");
   setSound(OPTIONS.sound);
-}
-
-// The rules dialog's groups, and which switches matter only under some settlement.
-const RULE_GROUPS = [
-  ["The match", ["players", "length", "start_points", "return_points", "extension_target", "agari_yame",
-    "tenpai_yame", "extension_repeat_first", "busting", "tsumo_loss", "loss_limit"]],
-  ["Settlement", ["settlement", "uma", "oka", "leftover_sticks_to_first", "round_final_points",
-    "table_points", "feeding_penalty", "placement_bonus"]],
-  ["Hands and yaku", ["red_fives", "kuitan", "double_wind_pair_fu", "kiriage", "kazoe_yakuman",
-    "double_yakuman", "yakuman_stacking", "renhou", "north_pon_han", "kita"]],
-  ["Calls, riichi and wins", ["chi_allowed", "kuikae_forbidden", "double_ron", "triple_ron",
-    "temporary_furiten_until", "riichi_min_live_tiles", "furiten_riichi", "ippatsu", "pao",
-    "kokushi_robs_closed_kan"]],
-  ["Dora", ["ura_dora", "kan_dora", "kan_ura", "closed_kan_dora", "open_kan_dora"]],
-  ["Draws and payments", ["abort_nine_terminals", "abort_four_winds", "abort_four_riichi",
-    "abort_four_kans", "four_kan_abort_on_fifth", "nagashi_mangan", "noten_payment", "honba_ron",
-    "honba_tsumo", "riichi_stick"]],
-];
-const ONLY_UNDER = {
-  uma: ["uma-oka"], oka: ["uma-oka"], round_final_points: ["uma-oka"], table_points: ["table-points"],
-  feeding_penalty: ["winner-takes-all"], placement_bonus: ["house"],
-};
-
-function ruleValue(k, v) {
-  if (typeof v === "boolean") return v ? "yes" : "no";
-  if (Array.isArray(v)) return v.length ? v.map((x) => (k === "uma" ? x / 1000 : x)).join(", ") : "none";
-  return typeof v === "number" ? v.toLocaleString() : String(v);
-}
-
-// This table's rules, grouped; switches that cannot apply here (chips penalties at a
-// table without a bet, uma where the settlement has none) are left out.
-export async function showRules(tableId) {
-  const info = await getJSON(`/api/tables/${tableId}`);
-  const r = info.ruleset;
-  const money = Boolean(info.bet);
-  const box = $("#rules-list");
-  box.replaceChildren();
-  box.appendChild(el("dt", null, "preset"));
-  box.appendChild(el("dd", null, `${info.rules}, ${info.length}${money ? `, a bet of ${info.bet}` : ""}`));
-  const shown = new Set(["name", "lengths"]);
-  const applies = (k) => !ONLY_UNDER[k] || (ONLY_UNDER[k].includes(r.settlement) && (money || !["feeding_penalty", "placement_bonus"].includes(k)));
-  for (const [title, keys] of RULE_GROUPS) {
-    const rows = keys.filter((k) => k in r && applies(k));
-    keys.forEach((k) => shown.add(k));
-    if (!rows.length) continue;
-    const head = el("dt", "group", title);
-    box.appendChild(head);
-    box.appendChild(el("dd", "group"));
-    for (const k of rows) {
-      box.appendChild(el("dt", null, k.replaceAll("_", " ")));
-      box.appendChild(el("dd", null, ruleValue(k, r[k])));
-    }
-  }
-  for (const [k, v] of Object.entries(r)) {  // a switch no group names yet
-    if (shown.has(k)) continue;
-    box.appendChild(el("dt", null, k.replaceAll("_", " ")));
-    box.appendChild(el("dd", null, ruleValue(k, v)));
-  }
-  $("#rules-dialog").showModal();
 }
 
 export function playTable(tableId, token) {
