@@ -31,7 +31,7 @@ $(STAMP): pyproject.toml
 ## core: rebuild the compiled core in place after an edit (RIICHI_PURE=1 skips it)
 core: $(CORE_BUILT)
 $(CORE_BUILT): $(STAMP) $(CORE_SOURCES)
-	@$(PYTHON) tools/step.py "compiling the rules core with mypyc" "about 3 minutes" -- \
+	@$(PYTHON) tools/step.py "compiling the rules core with mypyc" "1 to 3 minutes" -- \
 		$(BIN)/python setup.py build_ext --inplace
 	touch $@
 
