@@ -13,7 +13,7 @@ import argparse
 from collections import defaultdict
 from dataclasses import dataclass
 
-from riichi.bots.expert import RON_DECLARED, RON_SILENT, ExpertBot, Scene, win_chance
+from riichi.bots.expert import RON_DECLARED, RON_SILENT, ExpertBot, Scene, Valued, win_chance
 from riichi.bots.play import play_match
 from riichi.game import Action, ActionType, Match
 from riichi.hand import ukeire
@@ -39,18 +39,22 @@ class Watched(ExpertBot):
         super().__init__(seed)
         self.notes = notes
 
-    def _best_discard(self, scene: Scene) -> Action:
-        action = super()._best_discard(scene)
+    def _discards(self, scene: Scene) -> list[Valued]:
+        valued = super()._discards(scene)
+        self._foresee(scene, valued[0].action)
+        return valued
+
+    def _foresee(self, scene: Scene, action: Action) -> None:
         obs = scene.obs
         if action.type not in (ActionType.DISCARD, ActionType.RIICHI) or action.tile is None:
-            return action
+            return
         assert obs.hand is not None and obs.seat is not None
         hand = list(obs.hand)
         hand.remove(action.tile)
         after = ukeire(counts_of(hand), scene.seen, len(scene.melds))
         best = ukeire(counts_of(obs.hand), scene.seen, len(scene.melds)).shanten
         if after.shanten > min(best, 2):
-            return action  # folding or too far off: nothing foreseen
+            return  # folding or too far off: nothing foreseen
         closed = scene.closed
         # the ron factors `_worth` takes: declared for a riichi (and a closed hand on its
         # way to one), silent for a dama or open wait
@@ -70,7 +74,6 @@ class Watched(ExpertBot):
         self.notes.append(
             Foresight(key, obs.seat, (after.shanten, closed, threat), chance * value, ready)
         )
-        return action
 
 
 def main() -> None:

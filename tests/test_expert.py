@@ -294,3 +294,42 @@ def test_in_the_last_hand_the_last_seat_lets_pass_a_win_that_leaves_it_last() ->
     assert answer(all_last(close, round_index=0)) is ActionType.RON
     # and when nobody would be on 30,000, so that the match goes on to the West
     assert answer(all_last((20000, 23500, 28000, 28500))) is ActionType.RON
+
+
+def test_the_expert_values_every_choice_it_weighs_and_plays_the_best() -> None:
+    """``evaluate`` lists legal actions best first, each discard kind once as a discard
+    (and as a riichi where one may be declared), each chi and pon against the pass;
+    ``act`` plays its first, in four- and three-player matches."""
+    seen = {"discard": 0, "riichi": 0, "call": 0, "rule": 0}
+    for preset in ("online", "sanma-kansai"):
+        rules = find_ruleset(preset)
+        bots = [ExpertBot(f"values:{s}") for s in range(rules.players)]
+        match = Match(rules, 11)
+        while not match.over:
+            seat = next(iter(match.legal_actions()))
+            obs = observe(match, seat)
+            valued = bots[seat].evaluate(obs)
+            assert valued and all(v.action in obs.legal for v in valued)
+            values = [v.value for v in valued]
+            if values[0] is None:  # a rule chose: a win, an abort, a North aside, a kan
+                assert len(valued) == 1
+                seen["rule"] += 1
+            else:
+                assert all(v is not None for v in values)
+                assert values == sorted(values, reverse=True)  # type: ignore[type-var]
+                types = {v.action.type for v in valued}
+                keys = [(v.action.type, (v.action.tile or 0) >> 2, v.action.tiles) for v in valued]
+                assert len(keys) == len(set(keys))  # each choice once
+                if ActionType.PASS in types:
+                    seen["call"] += 1
+                    assert types <= {ActionType.PASS, ActionType.CHI, ActionType.PON}
+                else:
+                    seen["discard"] += 1
+                    seen["riichi"] += ActionType.RIICHI in types
+                    kinds = {a.tile >> 2 for a in obs.legal if a.type is ActionType.DISCARD}
+                    assert {k for t, k, _ in keys if t is ActionType.DISCARD} == kinds
+            action = bots[seat].act(obs)
+            assert action == valued[0].action
+            match.apply(seat, action)
+    assert seen["discard"] > 300 and seen["call"] > 5 and seen["rule"] > 5, seen
+    assert seen["riichi"] > 0, seen

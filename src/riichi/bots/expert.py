@@ -176,6 +176,18 @@ class Scene:
         return not any(m.is_open for m in self.melds)
 
 
+@dataclass(frozen=True, slots=True)
+class Valued:
+    """A legal action as ``expert`` values it: ``value`` in expected points as the
+    match weighs them (None where a rule of the bot, not a valuation, decides: a win,
+    an abort, a North aside, a kan), of which ``risk`` is what letting a tile go now
+    is expected to cost in deal-ins."""
+
+    action: Action
+    value: float | None = None
+    risk: float = 0.0
+
+
 @dataclass(frozen=True)
 class Threat:
     seat: int
@@ -312,22 +324,29 @@ class ExpertBot(DefensiveBot):
     kind = "expert"
 
     def act(self, observation: Observation) -> Action:
+        return self.evaluate(observation)[0].action
+
+    def evaluate(self, observation: Observation) -> list[Valued]:
+        """The legal actions this bot weighs, best first: the first is what it plays
+        (``act`` plays it, so the two never disagree). A discard or a riichi of each
+        kind to let go, or each call and the pass, with its value; a choice a rule
+        makes (a win, an abort, a North aside, a kan) alone, without one."""
         obs = observation
         legal = obs.legal
         taken = self._win_or_abort(obs)
         if taken is not None and not self._win_to_pass(obs, taken):
-            return taken
+            return [Valued(taken)]
         types = {a.type for a in legal}
         if ActionType.KITA in types:  # a North set aside is a dora and a free draw
-            return next(a for a in legal if a.type is ActionType.KITA)
+            return [Valued(next(a for a in legal if a.type is ActionType.KITA))]
         scene = self._scene(obs)
         if ActionType.PASS in types:
-            return self._answer(scene)
+            return self._answers(scene)
         if not any(t.ready >= 0.5 for t in scene.threats):
             kan = self._kan(obs)
             if kan is not None:
-                return kan
-        return self._best_discard(scene)
+                return [Valued(kan)]
+        return self._discards(scene)
 
     # ----------------------------------------------------------- a win let pass
 
@@ -845,7 +864,10 @@ class ExpertBot(DefensiveBot):
         now = ukeire(counts_of(hand), scene.seen, len(melds))
         return max(self._worth(scene, hand, melds, scene.closed, now, scene.draws))
 
-    def _best_discard(self, scene: Scene) -> Action:
+    def _discards(self, scene: Scene) -> list[Valued]:
+        """Each kind to let go, as a discard and (where riichi may be declared with
+        it) as a riichi, valued, best first: ties go to the riichi, then to the kind
+        that keys first."""
         obs = scene.obs
         assert obs.hand is not None
         options = self._options(scene, obs.hand, scene.melds, scene.closed, scene.draws)
@@ -857,34 +879,44 @@ class ExpertBot(DefensiveBot):
             riichis = {
                 a.tile >> 2 for a in obs.legal if a.type is ActionType.RIICHI and a.tile is not None
             }
-        scored: list[tuple[float, bytes, int, bool]] = []
+        scored: list[tuple[float, bytes, bool, Valued]] = []
         for worth, riichi_worth, kind in options:
-            if kind in riichis and riichi_worth >= worth:
-                scored.append((riichi_worth, self._chance(obs, kind), kind, True))
-            elif kind in discards:
-                scored.append((worth, self._chance(obs, kind), kind, False))
+            chance = self._chance(obs, kind)
+            risk = self._now_risk(scene, kind)
+            if kind in riichis:
+                action = self._one_of(obs, ActionType.RIICHI, kind)
+                scored.append((riichi_worth, chance, False, Valued(action, riichi_worth, risk)))
+            if kind in discards:
+                action = self._one_of(obs, ActionType.DISCARD, kind)
+                scored.append((worth, chance, True, Valued(action, worth, risk)))
         if not scored:  # a riichi lock narrowed the choice to the drawn tile
-            return self._discard(obs)
-        scored.sort(key=lambda x: (-x[0], x[1]))
-        _, _, kind, riichi = scored[0]
-        wanted = ActionType.RIICHI if riichi else ActionType.DISCARD
+            return [Valued(self._discard(obs))]
+        scored.sort(key=lambda x: (-x[0], x[1], x[2]))
+        return [v for *_, v in scored]
+
+    @staticmethod
+    def _one_of(obs: Observation, wanted: ActionType, kind: int) -> Action:
+        """The copy of ``kind`` to let go: a plain one before a red five, the drawn
+        one last."""
         choices = [
             a for a in obs.legal if a.type is wanted and a.tile is not None and a.tile >> 2 == kind
         ]
         choices.sort(key=lambda a: (is_red(a.tile or 0, obs.rules.red_fives), a.tile != obs.drawn))
         return choices[0]
 
-    def _answer(self, scene: Scene) -> Action:
-        """Call or pass on another's discard, whichever is worth more."""
+    def _answers(self, scene: Scene) -> list[Valued]:
+        """Each chi and pon on another's discard valued against passing, best first:
+        a tie goes to the pass, then to the call listed first."""
         obs, melds, draws = scene.obs, scene.melds, scene.draws
         assert obs.hand is not None
         pass_action = next(a for a in obs.legal if a.type is ActionType.PASS)
         calls = [a for a in obs.legal if a.type in (ActionType.PON, ActionType.CHI)]
         if not calls:
-            return pass_action
+            return [Valued(pass_action)]
+        scored: list[tuple[float, int, Valued]] = []
         stay = self._stay(scene)
-        best: tuple[float, Action] | None = None
-        for call in calls:
+        scored.append((stay, -1, Valued(pass_action, stay)))
+        for i, call in enumerate(calls):
             assert call.tile is not None
             meld_type = MeldType.PON if call.type is ActionType.PON else MeldType.CHI
             tiles = tuple(sorted((call.tile, *call.tiles)))
@@ -895,14 +927,11 @@ class ExpertBot(DefensiveBot):
             low = tiles[0] >> 2 if meld_type is MeldType.CHI else None
             banned = kuikae_mask(call.tile >> 2, low) if obs.rules.kuikae_forbidden else 0
             options = self._options(scene, hand, [*melds, meld], False, draws - 1, banned)
-            if not options:
-                continue
-            worth = max(o[0] for o in options)
-            if best is None or worth > best[0]:
-                best = (worth, call)
-        if best is not None and best[0] > stay:
-            return best[1]
-        return pass_action
+            if options:
+                worth = max(o[0] for o in options)
+                scored.append((worth, i, Valued(call, worth)))
+        scored.sort(key=lambda x: (-x[0], x[1]))
+        return [v for *_, v in scored]
 
 
-__all__ = ["ExpertBot", "Scene", "Threat", "han_points", "win_chance"]
+__all__ = ["ExpertBot", "Scene", "Threat", "Valued", "han_points", "win_chance"]
