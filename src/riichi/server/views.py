@@ -123,18 +123,17 @@ def replay_frames(
         kyoku, hands = again.kyoku, len(again.results)
         again.apply(seat, action)
         label = f"{again.players[seat]}: {action}"
-        if seq in timeouts:
+        timed = seq in timeouts
+        if timed:
             label += " (time ran out: played by the clock)"
         if len(again.results) == hands or again.over:
-            frames.append(_frame(again, players, label, before, bet=bet))
-            frames[-1]["timeout"] = seq in timeouts
+            frames.append(_frame(again, players, label, before, bet=bet, timeout=timed))
             continue
         # a hand ended: its final board with the result, then the next deal on its own
         deal = next(
             i for i in range(before, len(again.events)) if again.events[i].type == "start_hand"
         )
-        frames.append(_frame(again, players, label, before, kyoku, deal, bet))
-        frames[-1]["timeout"] = seq in timeouts
+        frames.append(_frame(again, players, label, before, kyoku, deal, bet, timed))
         frames.append(_frame(again, players, "deal", deal))
     return frames
 
@@ -147,6 +146,7 @@ def _frame(
     kyoku: Kyoku | None = None,
     until: int | None = None,
     bet: int = 0,
+    timeout: bool = False,
 ) -> dict[str, Any]:
     """The table after an action, every hand open: of the hand ``kyoku`` as it ended
     (events ``since`` up to ``until``), else as it is now."""
@@ -156,5 +156,6 @@ def _frame(
     state["drawns"] = [v.drawn for v in views]
     state["hand_index"] = match.hand_index - (kyoku is not None)
     state["label"] = label
+    state["timeout"] = timeout
     state["events"] = [e.to_dict() for e in match.events[since:until]]
     return state

@@ -1,6 +1,6 @@
 // The board: the centre with the dead wall, each seat's river, called sets, concealed
 // hand and riichi stick (turned to face its seat), and each seat's plate (upright).
-import { el } from "./dom.js";
+import { el, signed } from "./dom.js";
 import { WINDS, WIND_GLYPHS, setRed, tileEl, tileSpoken } from "./tiles.js";
 
 // The hand without the drawn tile: the state's hand holds it, the table shows it apart.
@@ -92,8 +92,6 @@ function deadWallEl(indicators) {
   }
   return wall;
 }
-
-function signed(n) { return n > 0 ? `+${n.toLocaleString()}` : n < 0 ? `−${(-n).toLocaleString()}` : "±0"; }
 
 // A seat's plate: its wind (the dealer's marked), score, name and clock; pointing at a
 // score shows every other seat's difference from it.

@@ -1,5 +1,11 @@
 // The page's small helpers: finding and making elements, JSON over fetch, pagers.
 export const $ = (sel) => document.querySelector(sel);
+// A signed number: "+1,000", "−2.7", "±0" (with `digits` decimals, not grouped).
+export function signed(n, digits = 0) {
+  const size = digits ? Math.abs(n).toFixed(digits) : Math.abs(n).toLocaleString();
+  return (n > 0 ? "+" : n < 0 ? "−" : "±") + size;
+}
+
 export const el = (tag, cls, text) => {
   const node = document.createElement(tag);
   if (cls) node.className = cls;

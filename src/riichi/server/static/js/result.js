@@ -1,6 +1,6 @@
 // A hand's result and a match's final standings.
 import { meldsEl } from "./board.js";
-import { $, el, link } from "./dom.js";
+import { $, el, link, signed } from "./dom.js";
 import { tileEl } from "./tiles.js";
 
 export function handTiles(tiles, winning) {
@@ -92,8 +92,6 @@ const ABORTS = {
   "triple-ron": "three players won on one tile (sanchahou)",
 };
 
-function decimal(x) { return (x > 0 ? "+" : x < 0 ? "−" : "±") + Math.abs(x).toFixed(1); }
-
 // The final standings; where the points are uma and oka, what each seat's are made of;
 // at a money table, the chips each seat won or lost in place of the points.
 function standingsTable(standings, players, final) {
@@ -114,13 +112,13 @@ function standingsTable(standings, players, final) {
     const row = el("tr");
     row.dataset.seat = x.seat;
     const cells = [String(x.place), players[x.seat].name, x.score.toLocaleString()];
-    if (parts && !money) cells.push(decimal(f.base), decimal(f.oka), decimal(f.uma));
+    if (parts && !money) cells.push(signed(f.base, 1), signed(f.oka, 1), signed(f.uma, 1));
     for (const c of cells) row.appendChild(el("td", null, c));
     if (money) {
       row.appendChild(el("td", `chips ${f.chips > 0 ? "plus" : f.chips < 0 ? "minus" : ""}`,
         (f.chips > 0 ? "+" : "") + f.chips.toLocaleString()));
     } else if (!raw) {
-      row.appendChild(el("td", "points", decimal(x.points)));
+      row.appendChild(el("td", "points", signed(x.points, 1)));
     }
     table.appendChild(row);
   }
