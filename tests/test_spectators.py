@@ -90,9 +90,10 @@ async def watch_whole_match(url: str, delay: Delay) -> tuple[Recording, dict[str
     table, _ = await server.create(body, "test")
     spectator = Recording(table)
     table.join(spectator)
-    while not table.match.over:
+    # the match ends in memory before its last action is stored: wait for the store,
+    # not for a fixed time (a busy machine takes longer)
+    while not table.match.over or store.get_table(table.id).status != "over":
         await asyncio.sleep(0.01)
-    await asyncio.sleep(0.05)
     game = await server.finished(table.id)
     record = game.record()
     await server.close()
