@@ -243,7 +243,8 @@ def test_a_win_is_weighed_against_the_hand_ended_by_others() -> None:
     # which a win forestalls: the same hand is worth more to the close leader
     bot = ExpertBot(0)
     plain = dataclasses.replace(close, others_end=0.0)
-    assert bot._going_on(close, 0, 6, 2000, 1.9, 10) > bot._going_on(plain, 0, 6, 2000, 1.9, 10)
+    near = bot._going_on(close, 0, 6, 2000, 1.9, 10)
+    assert near.value > bot._going_on(plain, 0, 6, 2000, 1.9, 10).value
 
 
 def test_a_tile_near_one_of_a_riichis_first_discards_is_read_as_safer() -> None:
@@ -296,11 +297,21 @@ def test_in_the_last_hand_the_last_seat_lets_pass_a_win_that_leaves_it_last() ->
     assert answer(all_last((20000, 23500, 28000, 28500))) is ActionType.RON
 
 
+RULE_CHOSEN = {
+    ActionType.TSUMO,
+    ActionType.RON,
+    ActionType.KYUUSHU,
+    ActionType.KITA,
+    ActionType.ANKAN,
+    ActionType.KAKAN,
+}
+
+
 def test_the_expert_values_every_choice_it_weighs_and_plays_the_best() -> None:
     """``evaluate`` lists legal actions best first, each discard kind once as a discard
     (and as a riichi where one may be declared), each chi and pon against the pass;
     ``act`` plays its first, in four- and three-player matches."""
-    seen = {"discard": 0, "riichi": 0, "call": 0, "rule": 0}
+    seen = {"discard": 0, "riichi": 0, "call": 0, "rule": 0, "parts": 0}
     for preset in ("online", "sanma-kansai"):
         rules = find_ruleset(preset)
         bots = [ExpertBot(f"values:{s}") for s in range(rules.players)]
@@ -310,11 +321,19 @@ def test_the_expert_values_every_choice_it_weighs_and_plays_the_best() -> None:
             obs = observe(match, seat)
             valued = bots[seat].evaluate(obs)
             assert valued and all(v.action in obs.legal for v in valued)
-            values = [v.value for v in valued]
-            if values[0] is None:  # a rule chose: a win, an abort, a North aside, a kan
-                assert len(valued) == 1
+            assert bots[seat].act(obs) == valued[0].action
+            if valued[0].value is None and len(valued) > 1:
+                # a rule chose (a win, an abort, a North aside, a kan); the rest follow
+                assert valued[0].action.type in RULE_CHOSEN
+                assert all(v.action.type not in RULE_CHOSEN for v in valued[1:])
                 seen["rule"] += 1
+                valued = valued[1:]
+            values = [v.value for v in valued]
+            if values[0] is None:  # a riichi lets only the drawn tile go
+                assert len(valued) == 1 and obs.riichi[seat]
             else:
+                assert all(0.0 <= v.win <= 1.0 and v.points >= 0.0 for v in valued)
+                seen["parts"] += any(v.win > 0 and v.points > 0 for v in valued)
                 assert all(v is not None for v in values)
                 assert values == sorted(values, reverse=True)  # type: ignore[type-var]
                 types = {v.action.type for v in valued}
@@ -328,8 +347,6 @@ def test_the_expert_values_every_choice_it_weighs_and_plays_the_best() -> None:
                     seen["riichi"] += ActionType.RIICHI in types
                     kinds = {a.tile >> 2 for a in obs.legal if a.type is ActionType.DISCARD}
                     assert {k for t, k, _ in keys if t is ActionType.DISCARD} == kinds
-            action = bots[seat].act(obs)
-            assert action == valued[0].action
-            match.apply(seat, action)
+            match.apply(seat, bots[seat].act(obs))
     assert seen["discard"] > 300 and seen["call"] > 5 and seen["rule"] > 5, seen
-    assert seen["riichi"] > 0, seen
+    assert seen["riichi"] > 0 and seen["parts"] > 300, seen

@@ -34,6 +34,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from riichi.bots.defensive import DefensiveBot, declared_at, discard_order
 from riichi.bots.efficiency import visible_counts
@@ -176,16 +177,38 @@ class Scene:
         return not any(m.is_open for m in self.melds)
 
 
+class Worth(NamedTuple):
+    """What going on from a hand is worth, with its parts: the chance to win the hand
+    and what a win would be worth in points (both 0 when folding is worth more)."""
+
+    value: float
+    win: float = 0.0
+    points: float = 0.0
+
+    def less(self, cost: float) -> Worth:
+        return Worth(self.value - cost, self.win, self.points)
+
+
+NO_WORTH = Worth(float("-inf"))
+
+
 @dataclass(frozen=True, slots=True)
 class Valued:
     """A legal action as ``expert`` values it: ``value`` in expected points as the
     match weighs them (None where a rule of the bot, not a valuation, decides: a win,
     an abort, a North aside, a kan), of which ``risk`` is what letting a tile go now
-    is expected to cost in deal-ins."""
+    is expected to cost in deal-ins; ``win`` the chance to win the hand after it and
+    ``points`` what that win would be worth (0 for both: folding)."""
 
     action: Action
     value: float | None = None
     risk: float = 0.0
+    win: float = 0.0
+    points: float = 0.0
+
+    @classmethod
+    def of(cls, action: Action, worth: Worth, risk: float = 0.0) -> Valued:
+        return cls(action, worth.value, risk, worth.win, worth.points)
 
 
 @dataclass(frozen=True)
@@ -210,6 +233,10 @@ def han_points(han: float, dealer: bool) -> float:
 
 
 _NORMAL_PEAK = 1 / math.sqrt(2 * math.pi)
+
+
+def _value(worth: Worth) -> float:
+    return worth.value
 
 
 def place_of(scores: Sequence[float], seat: int, ties: bool = False) -> float:
@@ -330,23 +357,25 @@ class ExpertBot(DefensiveBot):
         """The legal actions this bot weighs, best first: the first is what it plays
         (``act`` plays it, so the two never disagree). A discard or a riichi of each
         kind to let go, or each call and the pass, with its value; a choice a rule
-        makes (a win, an abort, a North aside, a kan) alone, without one."""
+        makes (a win, an abort, a North aside, a kan) comes first, without one, and the
+        rest after it as they would be valued without it."""
         obs = observation
         legal = obs.legal
         taken = self._win_or_abort(obs)
-        if taken is not None and not self._win_to_pass(obs, taken):
-            return [Valued(taken)]
+        if taken is not None and self._win_to_pass(obs, taken):
+            taken = None
         types = {a.type for a in legal}
-        if ActionType.KITA in types:  # a North set aside is a dora and a free draw
-            return [Valued(next(a for a in legal if a.type is ActionType.KITA))]
+        if taken is None and ActionType.KITA in types:
+            # a North set aside is a dora and a free draw
+            taken = next(a for a in legal if a.type is ActionType.KITA)
         scene = self._scene(obs)
         if ActionType.PASS in types:
-            return self._answers(scene)
-        if not any(t.ready >= 0.5 for t in scene.threats):
-            kan = self._kan(obs)
-            if kan is not None:
-                return [Valued(kan)]
-        return self._discards(scene)
+            rest = self._answers(scene)
+        else:
+            if taken is None and not any(t.ready >= 0.5 for t in scene.threats):
+                taken = self._kan(obs)
+            rest = self._discards(scene)
+        return rest if taken is None else [Valued(taken), *rest]
 
     # ----------------------------------------------------------- a win let pass
 
@@ -771,7 +800,7 @@ class ExpertBot(DefensiveBot):
         ron: float,
         draws: int,
         locked: bool = False,
-    ) -> float:
+    ) -> Worth:
         """The worth of playing on from a hand: win x value - the risk of the discards
         to come; folding instead when that is worth more (not after a riichi)."""
         chance, turns, ready = win_chance(
@@ -782,9 +811,9 @@ class ExpertBot(DefensiveBot):
         push = chance * (won + SPEED_POINTS)
         push += ready * TENPAI_POINTS
         push -= turns * scene.push_risk
-        if locked:
-            return push
-        return max(push, -scene.fold_cost)
+        if locked or push >= -scene.fold_cost:
+            return Worth(push, chance, value)
+        return Worth(-scene.fold_cost)
 
     def _now_risk(self, scene: Scene, kind: int) -> float:
         """What letting ``kind`` go now is expected to cost in deal-ins."""
@@ -807,7 +836,7 @@ class ExpertBot(DefensiveBot):
         closed: bool,
         draws: int,
         banned: int = 0,
-    ) -> list[tuple[float, float, int]]:
+    ) -> list[tuple[Worth, Worth, int]]:
         """(worth as a discard, worth as a riichi, kind) for each kind to let go. Only
         the fastest discards play on; the others are worth folding with."""
         rows: list[DiscardOption] = list(ukeire(counts_of(hand), scene.seen, len(melds)).discards)
@@ -819,7 +848,7 @@ class ExpertBot(DefensiveBot):
                 continue
             risk = self._now_risk(scene, row.discard)
             if row.shanten > best:
-                out.append((-scene.fold_cost - risk, float("-inf"), row.discard))
+                out.append((Worth(-scene.fold_cost - risk), NO_WORTH, row.discard))
                 continue
             rest = list(hand)
             # let a plain copy go before a red five
@@ -827,7 +856,7 @@ class ExpertBot(DefensiveBot):
             copies.sort(key=lambda t: is_red(t, red_fives))
             rest.remove(copies[0])
             worth, riichi_worth = self._worth(scene, rest, melds, closed, row, draws)
-            out.append((worth - risk, riichi_worth - risk, row.discard))
+            out.append((worth.less(risk), riichi_worth.less(risk), row.discard))
         return out
 
     def _worth(
@@ -838,31 +867,29 @@ class ExpertBot(DefensiveBot):
         closed: bool,
         shape: DiscardOption | Ukeire,
         draws: int,
-    ) -> tuple[float, float]:
-        """(worth played silent, worth as a riichi or -inf) of a hand between draws,
+    ) -> tuple[Worth, Worth]:
+        """(worth played silent, worth as a riichi or NO_WORTH) of a hand between draws,
         whose shanten, waits or acceptance and live count ``shape`` gives."""
         obs = scene.obs
         if shape.shanten > 0:
             value = self.rough_value(obs, hand, melds)
             ron = RON_DECLARED if closed else RON_SILENT
-            return self._going_on(scene, shape.shanten, shape.tiles, value, ron, draws), float(
-                "-inf"
-            )
+            return self._going_on(scene, shape.shanten, shape.tiles, value, ron, draws), NO_WORTH
         live = [4 - c for c in scene.out]
         value, ron = self._tenpai_value(obs, hand, melds, shape.kinds, live, False, RON_SILENT)
         silent = self._going_on(scene, 0, shape.tiles, value, ron, draws)
         if not closed:
-            return silent, float("-inf")
+            return silent, NO_WORTH
         value, ron = self._tenpai_value(obs, hand, melds, shape.kinds, live, True, RON_DECLARED)
         locked = self._going_on(scene, 0, shape.tiles, value, ron, draws, locked=True)
-        return silent, locked - RIICHI_STICK
+        return silent, locked.less(RIICHI_STICK)
 
-    def _stay(self, scene: Scene) -> float:
+    def _stay(self, scene: Scene) -> Worth:
         """The worth of the hand as it is, before a draw (passing on a call)."""
         hand, melds = scene.obs.hand, scene.melds
         assert hand is not None
         now = ukeire(counts_of(hand), scene.seen, len(melds))
-        return max(self._worth(scene, hand, melds, scene.closed, now, scene.draws))
+        return max(self._worth(scene, hand, melds, scene.closed, now, scene.draws), key=_value)
 
     def _discards(self, scene: Scene) -> list[Valued]:
         """Each kind to let go, as a discard and (where riichi may be declared with
@@ -885,10 +912,11 @@ class ExpertBot(DefensiveBot):
             risk = self._now_risk(scene, kind)
             if kind in riichis:
                 action = self._one_of(obs, ActionType.RIICHI, kind)
-                scored.append((riichi_worth, chance, False, Valued(action, riichi_worth, risk)))
+                valued = Valued.of(action, riichi_worth, risk)
+                scored.append((riichi_worth.value, chance, False, valued))
             if kind in discards:
                 action = self._one_of(obs, ActionType.DISCARD, kind)
-                scored.append((worth, chance, True, Valued(action, worth, risk)))
+                scored.append((worth.value, chance, True, Valued.of(action, worth, risk)))
         if not scored:  # a riichi lock narrowed the choice to the drawn tile
             return [Valued(self._discard(obs))]
         scored.sort(key=lambda x: (-x[0], x[1], x[2]))
@@ -911,11 +939,11 @@ class ExpertBot(DefensiveBot):
         assert obs.hand is not None
         pass_action = next(a for a in obs.legal if a.type is ActionType.PASS)
         calls = [a for a in obs.legal if a.type in (ActionType.PON, ActionType.CHI)]
-        if not calls:
-            return [Valued(pass_action)]
-        scored: list[tuple[float, int, Valued]] = []
         stay = self._stay(scene)
-        scored.append((stay, -1, Valued(pass_action, stay)))
+        if not calls:
+            return [Valued.of(pass_action, stay)]
+        scored: list[tuple[float, int, Valued]] = []
+        scored.append((stay.value, -1, Valued.of(pass_action, stay)))
         for i, call in enumerate(calls):
             assert call.tile is not None
             meld_type = MeldType.PON if call.type is ActionType.PON else MeldType.CHI
@@ -928,10 +956,10 @@ class ExpertBot(DefensiveBot):
             banned = kuikae_mask(call.tile >> 2, low) if obs.rules.kuikae_forbidden else 0
             options = self._options(scene, hand, [*melds, meld], False, draws - 1, banned)
             if options:
-                worth = max(o[0] for o in options)
-                scored.append((worth, i, Valued(call, worth)))
+                worth = max((o[0] for o in options), key=_value)
+                scored.append((worth.value, i, Valued.of(call, worth)))
         scored.sort(key=lambda x: (-x[0], x[1]))
         return [v for *_, v in scored]
 
 
-__all__ = ["ExpertBot", "Scene", "Threat", "Valued", "han_points", "win_chance"]
+__all__ = ["ExpertBot", "Scene", "Threat", "Valued", "Worth", "han_points", "win_chance"]
