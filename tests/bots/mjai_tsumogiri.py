@@ -9,7 +9,9 @@ answers every event, none where it cannot act), slowstart (the same, but it
 takes a second over its first answer), kanlate (after another player's call
 it writes a none nobody asked for, late: once the next event has come), reach
 (declares riichi whenever a discard leaves it tenpai, and also once when it is
-not). A second argument names a file where it writes every event it received.
+not), meta (sends Mortal-style values with each discard: 1 for the tile it lets go,
+0 for every other kind it holds). A second argument names a file where it writes
+every event it received.
 """
 
 import json
@@ -50,6 +52,18 @@ def best_discard() -> tuple[str, int]:
     return best
 
 
+def slot(name: str) -> int:
+    """Mortal's action slot for a discard: the kind, or 34-36 for a red five."""
+    kind, red = parse_mjai(name)
+    return 34 + kind // 9 if red else kind
+
+
+def meta(chosen: str) -> dict:
+    slots = sorted({slot(n) for n in hand})
+    values = [1.0 if s == slot(chosen) else 0.0 for s in slots]
+    return {"q_values": values, "mask_bits": sum(1 << s for s in slots)}
+
+
 def tenpai_discard() -> str | None:
     """A tile whose discard leaves the hand tenpai, if any."""
     name, after = best_discard()
@@ -78,6 +92,9 @@ for line in sys.stdin:
         hand.append(event["pai"])
     elif kind == "dahai" and event["actor"] == me:
         hand.remove(event["pai"])
+    elif kind in ("chi", "pon", "daiminkan", "ankan") and event["actor"] == me:
+        for name in event["consumed"]:
+            hand.remove(name)
     elif kind == "reach_accepted" and event["actor"] == me:
         in_riichi = True
     if not event.get("can_act"):
@@ -104,6 +121,11 @@ for line in sys.stdin:
         pai = "9z" if mode == "illegal" and decisions % 3 == 1 else event["pai"]
         if mode == "reach" and not in_riichi:
             pai = best_discard()[0]  # play for tenpai, so that riichi comes up
-        say({"type": "dahai", "actor": me, "pai": pai, "tsumogiri": pai == event["pai"]})
+        answer = {"type": "dahai", "actor": me, "pai": pai, "tsumogiri": pai == event["pai"]}
+        if mode == "meta":
+            answer["meta"] = meta(pai)
+        say(answer)
+    elif kind in ("chi", "pon") and event["actor"] == me:  # its call: a tile to let go
+        say({"type": "dahai", "actor": me, "pai": hand[-1], "tsumogiri": False})
     else:
         say({"type": "none"})

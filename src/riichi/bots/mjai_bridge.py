@@ -65,6 +65,8 @@ class MjaiProcessBot:
         self.answers_every: bool | None = None
         self.kan_by: int | None = None  # who called the open kan whose indicator is due
         self.ignored = 0  # lines the bot wrote unasked, thrown away
+        # what the bot's last answer said beside its choice (Mortal: its q values)
+        self.last_meta: dict[str, Any] | None = None
 
     # -------------------------------------------------------------- lifecycle
 
@@ -242,6 +244,8 @@ class MjaiProcessBot:
             # event type the bot knows, never an invented one)
             self._send({**self.last_sent, "can_act": True})
         answer, action = self._ask(observation)
+        meta = answer.get("meta") if answer is not None else None
+        self.last_meta = meta if isinstance(meta, dict) else None
         if action is None and answer is not None and answer.get("type") == "reach":
             if not any(a.type is ActionType.RIICHI for a in observation.legal):
                 self._warn("declared riichi, which is not legal now")

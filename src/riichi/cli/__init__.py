@@ -12,6 +12,7 @@ from riichi.cli.info import info_command
 from riichi.cli.play import play_command
 from riichi.cli.ratings import ratings_command
 from riichi.cli.replay import replay_command
+from riichi.cli.review import review_command
 from riichi.cli.score import score_command
 from riichi.cli.selfplay import selfplay_command
 from riichi.cli.serve import serve_command
@@ -31,6 +32,7 @@ def main() -> None:
 main.add_command(hand_command)
 main.add_command(score_command)
 main.add_command(replay_command)
+main.add_command(review_command)
 main.add_command(convert_command)
 main.add_command(arena_command)
 main.add_command(play_command)

@@ -54,25 +54,30 @@ def read_mjai(path: str | Path, lenient: bool = False) -> LogGame:
     file and line. ``lenient`` skips such lines and lists them in ``errors``.
     """
     path = Path(path)
+    return parse_mjai_text(path.read_text(), str(path), lenient)
+
+
+def parse_mjai_text(text: str, source: str = "<mjai>", lenient: bool = False) -> LogGame:
+    """An mjai log from its text, one event per line (see `read_mjai`)."""
     events: list[dict[str, Any]] = []
     errors: list[str] = []
-    for number, line in enumerate(path.read_text().splitlines(), 1):
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
             event = json.loads(line)
         except json.JSONDecodeError as exc:
-            problem = f"{path}: line {number}: not JSON: {exc}"
+            problem = f"{source}: line {number}: not JSON: {exc}"
         else:
             if isinstance(event, dict) and "type" in event:
                 event["_line"] = number
                 events.append(event)
                 continue
-            problem = f"{path}: line {number}: an event is an object with a type"
+            problem = f"{source}: line {number}: an event is an object with a type"
         if not lenient:
             raise LogFormatError(problem)
         errors.append(problem)
-    game = parse_mjai_events(events, str(path))
+    game = parse_mjai_events(events, source)
     game.errors = errors
     return game
 

@@ -25,6 +25,7 @@ from riichi.game import (
     Match,
     MatchStart,
     Phase,
+    Replayed,
     Wall,
     replay_record,
 )
@@ -564,9 +565,11 @@ def _is_own_record(data: Any) -> bool:
 def replay_own(path: str | Path, record: dict[str, Any]) -> Report:
     """Our own record replayed: its actions on its walls must give its events, hand
     by hand, and its standings."""
-    source = str(path)
+    return _own_report(str(path), replay_record(record))
+
+
+def _own_report(source: str, replayed: Replayed) -> Report:
     report = Report(source)
-    replayed = replay_record(record)
     if replayed.match is None:
         report.mismatches.append(Mismatch(source, -1, f"does not replay: {replayed.error}"))
         return report
@@ -586,6 +589,45 @@ def replay_own(path: str | Path, record: dict[str, Any]) -> Report:
             Mismatch(source, report.hands, "final: the standings differ from the record's")
         )
     return report
+
+
+def load_match(raw: bytes, source: str = "<log>", lenient: bool = False) -> tuple[Report, Match]:
+    """Any log we read, from its bytes (untrusted: a bad one raises `LogFormatError`
+    and nothing else happens), replayed into a match: Tenhou XML (plain or gzip),
+    tenhou.net/6 JSON, mjai JSON Lines or our own record, told apart by their
+    content. The report says where the replay left the log, if it did."""
+    from riichi.formats.mjai import parse_mjai_text
+    from riichi.formats.mjlog import gunzip, parse_mjlog_bytes
+    from riichi.formats.tenhou6 import parse_tenhou6, parse_tenhou6_text
+
+    raw = gunzip(raw, source)
+    if raw.lstrip()[:1] == b"<":
+        game = parse_mjlog_bytes(raw, source, lenient)
+        return replay_to_match(game)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise LogFormatError(f"{source}: not UTF-8 text: {exc}") from None
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        data = None
+    if _is_own_record(data):
+        replayed = replay_record(data)
+        if replayed.match is None:
+            raise LogFormatError(f"{source}: our record does not replay: {replayed.error}")
+        return _own_report(source, replayed), replayed.match
+    if isinstance(data, dict) and "log" in data:
+        return replay_to_match(parse_tenhou6(data, source))
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    if '"log"' in first:  # tenhou.net/6 JSON Lines, a hand a line
+        return replay_to_match(parse_tenhou6_text(text, source))
+    if '"type"' in first:
+        return replay_to_match(parse_mjai_text(text, source, lenient))
+    raise LogFormatError(
+        f"{source}: not a log we read (Tenhou XML, tenhou.net/6 JSON, mjai JSON Lines,"
+        " or our own record)"
+    )
 
 
 def replay_path(path: str | Path, lenient: bool = False) -> Report:

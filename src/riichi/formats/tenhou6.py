@@ -256,7 +256,12 @@ def _codes(text: str) -> list[int]:
 
 def read_tenhou6(path: str | Path) -> LogGame:
     path = Path(path)
-    text = path.read_text()
+    return parse_tenhou6_text(path.read_text(), str(path))
+
+
+def parse_tenhou6_text(text: str, source: str = "<tenhou6>") -> LogGame:
+    """A tenhou.net/6 log from its text: one JSON object, or JSON Lines of one-hand
+    objects."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
@@ -264,9 +269,14 @@ def read_tenhou6(path: str | Path) -> LogGame:
         try:
             parts = [json.loads(line) for line in text.splitlines() if line.strip()]
         except json.JSONDecodeError as exc:
-            raise LogFormatError(f"{path}: not JSON: {exc}") from None
+            raise LogFormatError(f"{source}: not JSON: {exc}") from None
+        hands = all(isinstance(p, dict) and isinstance(p.get("log"), list) for p in parts)
+        if not parts or not hands:
+            raise LogFormatError(
+                f'{source}: not a tenhou.net/6 log: no "log" list of hands'
+            ) from None
         data = {**parts[0], "log": [k for p in parts for k in p["log"]]}
-    return parse_tenhou6(data, str(path))
+    return parse_tenhou6(data, source)
 
 
 def parse_tenhou6(data: dict[str, Any], source: str = "<tenhou6>") -> LogGame:

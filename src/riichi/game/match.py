@@ -122,6 +122,11 @@ class Match:
 
         return observe(self, seat)
 
+    def restarted(self) -> Match:
+        """The same match before its first action: its rules, seed, players, walls
+        and start (to step through its actions again)."""
+        return Match(self.rules, self.seed, self.players, self._walls, self._start)
+
     def copy(self) -> Match:
         """An independent copy (for search): the same start replayed action by action.
         Compiled classes cannot be deep-copied, and a replay is the same either way."""
