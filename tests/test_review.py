@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import gzip
 import json
@@ -218,7 +219,7 @@ def seen_by(match: Match, seat: int) -> set[int]:
 
 def scrambled(wall: Wall, seen: set[int], rng: random.Random) -> Wall:
     """The same wall with every tile the seat never saw moved to another such place."""
-    data = wall.to_dict()
+    data = copy.deepcopy(wall.to_dict())  # its lists are the wall's own
     places = [
         (key, i, j)
         for key in ("hands", "draws", "rinshan", "dora", "ura")

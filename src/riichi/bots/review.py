@@ -32,14 +32,15 @@ from riichi.game import Action, ActionType, Event, Match, Observation
 from riichi.tiles import tile_name, tiles_name
 
 # A mistake: the option played worth this many points less than the best, or more.
-# Set so that about one decision in ten is one (bench/review.py: Phoenix players
-# on the corpus' Tenhou games); a large one from LARGE times that.
+# Phoenix-room players lose this much in 6.9% of their valued decisions (bench/
+# review.py, the corpus' Tenhou games: 17.8% lose 100 or more, 3% 800, 0.5% 2,000);
+# a large one from LARGE times that.
 THRESHOLD = 400.0
 LARGE = 5.0
 # Bump when the reviewers change how they value: cached reviews are keyed by it.
 REVIEW_VERSION = 1
 
-KINDS = ("discard", "fold", "riichi", "call", "pass", "kan", "win", "other")
+KINDS = ("discard", "fold", "riichi", "call", "pass", "kan", "win", "kita", "abort")
 _WINS = {ActionType.TSUMO, ActionType.RON}
 _KANS = {ActionType.ANKAN, ActionType.KAKAN, ActionType.KAN}
 _CALLS = {ActionType.CHI, ActionType.PON}
@@ -417,8 +418,9 @@ def round_label(obs: Observation) -> str:
 def decision_kind(obs: Observation, played: Action, best: Action) -> str:
     """What kind of decision this was, by what the player and the reviewer chose:
     a win, a riichi, a kan or a call when either chose one; a pass on a discard
-    both let go; a discard while another seat is in riichi (and this one is not) is
-    a fold decision (push or fold); any other discard a discard."""
+    both let go; a North set aside (kita) or the nine-terminals abort when either
+    chose it; a discard while another seat is in riichi (and this one is not) is a
+    fold decision (push or fold); any other discard a discard."""
     assert obs.seat is not None
     types = {played.type, best.type}
     if types & _WINS:
@@ -431,8 +433,10 @@ def decision_kind(obs: Observation, played: Action, best: Action) -> str:
         return "call"
     if ActionType.PASS in types:
         return "pass"
-    if types != {ActionType.DISCARD}:
-        return "other"
+    if ActionType.KITA in types:
+        return "kita"
+    if ActionType.KYUUSHU in types:
+        return "abort"
     threatened = any(r for s, r in enumerate(obs.riichi) if s != obs.seat)
     return "fold" if threatened and not obs.riichi[obs.seat] else "discard"
 
