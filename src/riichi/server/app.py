@@ -53,6 +53,7 @@ from riichi.server.hub import Busy, Server, paged
 from riichi.server.limits import LimitError, Limits, Pace, parse_json
 from riichi.server.registry import Elsewhere
 from riichi.server.relay import CLOSE_RELAY, RemoteTable
+from riichi.server.reviews import MAX_LOG, ReviewBusy
 from riichi.server.storage import DEFAULT_URL, Account
 from riichi.server.table import (
     CLOSE_MOVED,
@@ -170,28 +171,30 @@ def create_app(
         yield
         await server().close()
 
-    async def read_json(request: Request) -> Any:
+    async def read_json(request: Request, most: int | None = None) -> Any:
+        """The request's JSON body, at most ``most`` bytes (the limits' body size)."""
+        most = limits.body_bytes if most is None else most
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             raise HttpError("send JSON with Content-Type: application/json", 415)
         if not same_origin(request.headers):
             raise HttpError("requests from another site's page are refused", 403)
         declared = request.headers.get("content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > limits.body_bytes):
-            raise HttpError(f"the body is over {limits.body_bytes} bytes", 413)
+        if declared is not None and (not declared.isdigit() or int(declared) > most):
+            raise HttpError(f"the body is over {most} bytes", 413)
         body = bytearray()
 
         async def receive() -> None:
             async for chunk in request.stream():
                 body.extend(chunk)
-                if len(body) > limits.body_bytes:
-                    raise HttpError(f"the body is over {limits.body_bytes} bytes", 413)
+                if len(body) > most:
+                    raise HttpError(f"the body is over {most} bytes", 413)
 
         try:
             await asyncio.wait_for(receive(), limits.body_seconds)
         except TimeoutError:
             raise HttpError("the body took too long to arrive", 408) from None
         try:
-            return parse_json(bytes(body), limits.body_bytes, limits.json_depth)
+            return parse_json(bytes(body), most, limits.json_depth)
         except LimitError as exc:
             raise HttpError(str(exc), 400) from None
 
@@ -344,6 +347,57 @@ def create_app(
     async def list_games(request: Request) -> Response:
         limit, offset = paging(request)
         return JSONResponse(await server().page("over", limit, offset))
+
+    async def reviewer_key(request: Request) -> str:
+        """Who asks for a review: one at a time each (an account, or a guest's address)."""
+        session = await session_of(request)
+        if session is not None:
+            return f"account:{session.account.id}"
+        return f"address:{client_address(request)}"
+
+    def seat_param(text: str) -> int:
+        if not text.isdigit() or len(text) > 1:
+            raise NotFound(f"no seat {excerpt(text)}")
+        return int(text)
+
+    async def game_review(request: Request) -> Response:
+        seat = seat_param(request.path_params["seat"])
+        who = await reviewer_key(request)
+        try:
+            found = await server().review(request.path_params["id"], seat, who)
+        except ReviewBusy as exc:
+            return _error(str(exc), exc.status)
+        return JSONResponse(found)
+
+    async def upload_review(request: Request) -> Response:
+        """Review a pasted or uploaded log: ``{"log": text, "seat": n | "name": s,
+        "keep": bool}``."""
+        body = await read_json(request, MAX_LOG + 4096)
+        fields = body if isinstance(body, dict) else {}
+        log, seat, name = fields.get("log"), fields.get("seat"), fields.get("name")
+        if not isinstance(log, str):
+            raise HttpError('send the log as text in "log"', 400)
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise HttpError('"seat" is a seat number', 400)
+        if name is not None and (not isinstance(name, str) or len(name) > 64):
+            raise HttpError('"name" is a player\'s name', 400)
+        who = await reviewer_key(request)
+        try:
+            done = await server().reviews.of_log(
+                log.encode(), seat, name, fields.get("keep") is True, who
+            )
+        except ReviewBusy as exc:
+            return _error(str(exc), exc.status)
+        return JSONResponse(done)
+
+    async def kept_review(request: Request) -> Response:
+        seat = seat_param(request.path_params["seat"])
+        who = await reviewer_key(request)
+        game = request.path_params["game"]
+        try:
+            return JSONResponse(await server().reviews.kept(game[:80], seat, who))
+        except ReviewBusy as exc:
+            return _error(str(exc), exc.status)
 
     async def watch_list(request: Request) -> Response:
         limit, offset = paging(request)
@@ -610,6 +664,8 @@ def create_app(
         Route("/tournament/{id}", page),
         Route("/chips", page),
         Route("/compare/{a}/{b}", page),
+        Route("/review", page),
+        Route("/review/{game}/{seat}", page),
         Route("/api/health", health),
         Route("/api/presets", presets),
         Route("/api/register", register, methods=["POST"]),
@@ -623,6 +679,9 @@ def create_app(
         Route("/api/tables/{id}", table_info),
         Route("/api/games", list_games),
         Route("/api/games/{id}/{fmt}", game_file),
+        Route("/api/games/{id}/review/{seat}", game_review),
+        Route("/api/reviews", upload_review, methods=["POST"]),
+        Route("/api/reviews/{game}/{seat}", kept_review),
         Route("/api/watch", watch_list),
         Route("/api/leaderboard", leaderboard),
         Route("/api/players/{key}", player),

@@ -47,6 +47,7 @@ from riichi.server.limits import Limits, RateLimits
 from riichi.server.records import RecordStore
 from riichi.server.registry import Elsewhere, Registry
 from riichi.server.relay import Relay
+from riichi.server.reviews import ReviewDesk, reviewable
 from riichi.server.storage import Account, ChipsShort, Store, StoredTable
 from riichi.server.table import (
     LiveTable,
@@ -105,6 +106,7 @@ class Server:
         delay: Delay = HAND,
         shared: bool = False,
         redis_url: str | None = None,
+        review_workers: int = 1,
     ) -> None:
         self.store = store
         self.records = RecordStore(store.engine)
@@ -125,6 +127,7 @@ class Server:
         # per server: bounded caches of finished games and their downloads
         self.finished = alru_cache(maxsize=32)(self._finished)
         self.download = alru_cache(maxsize=8)(self._download)
+        self.reviews = ReviewDesk(store.engine, review_workers)
 
     @property
     def tables(self) -> dict[str, LiveTable]:
@@ -157,6 +160,7 @@ class Server:
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
+        self.reviews.close()
         if self.relay is not None:
             await self.relay.close()
         await self.registry.close()
@@ -426,11 +430,12 @@ class Server:
         name = await asyncio.to_thread(self._player_name, key)
         if name is None:
             raise NotFound("no such player")
-        rating, history, totals, (games, total) = await asyncio.gather(
+        rating, history, totals, (games, total), reviewed = await asyncio.gather(
             asyncio.to_thread(self.records.rating, key),
             asyncio.to_thread(self.records.history, key),
             asyncio.to_thread(self.records.totals, key),
             asyncio.to_thread(self.records.games, key, limit, offset),
+            asyncio.to_thread(self.reviews.of_player, key),
         )
         return {
             "player": key,
@@ -440,6 +445,7 @@ class Server:
             "history": history,
             "stats": {k: v.summary() for k, v in totals.items()},
             "games": paged(games, total, limit, offset),
+            "reviews": reviewed,
         }
 
     def _player_name(self, key: str) -> str | None:
@@ -461,6 +467,17 @@ class Server:
         match, seats = await asyncio.to_thread(load_match, stored, self.store)
         timeouts = await asyncio.to_thread(self.store.timed_out, game_id)
         return Finished(stored, match, seats, timeouts)
+
+    async def review(self, game_id: str, seat: int, who: str) -> dict[str, Any]:
+        """The review of a person's seat in a finished game that may be shown: stored,
+        or computed now (`ReviewDesk`)."""
+        game = await self.finished(game_id)
+        if not self.daily.may_see(game.stored):
+            raise NotFound("this game is shown when its day is over")
+        players = [s.public() for s in game.seats]
+        reviewable(players, seat)
+        review = await self.reviews.of_game(game_id, seat, who, game.match.record)
+        return {"game": game_id, "players": players, "review": review}
 
     async def game_file(self, game_id: str, fmt: str) -> bytes:
         """A finished game's download, once it may be shown (a Daily Wall game: after

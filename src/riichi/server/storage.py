@@ -33,6 +33,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -312,6 +313,22 @@ tournament_tables = Table(
     Column("number", Integer, primary_key=True),
     Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, unique=True),
     Column("players", Text, nullable=False),  # JSON: entrant or null by seat
+)
+
+reviews = Table(
+    "reviews",
+    metadata,
+    # a finished game's id, or "log-" and the digest of an uploaded log that was kept
+    Column("game", String(80), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("version", String(40), primary_key=True),  # the reviewer's: a new one reviews anew
+    Column("made", Float, nullable=False),
+    Column("decisions", Integer, nullable=False),
+    Column("agreement", Float, nullable=False),
+    Column("lost_per_hand", Float, nullable=False),
+    Column("body", LargeBinary, nullable=False),  # the review as zlib-packed JSON
+    Column("log", LargeBinary, nullable=True),  # an uploaded log kept, packed the same way
+    Column("owner", String(64), nullable=True),  # who kept it
 )
 
 

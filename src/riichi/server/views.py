@@ -110,14 +110,16 @@ def replay_frames(
     match: Match, players: Sequence[dict[str, Any]], timeouts: Collection[int] = (), bet: int = 0
 ) -> list[dict[str, Any]]:
     """One frame before the first action and one after each: all hands open; an
-    action the clock played (its number in ``timeouts``) says so.
+    action the clock played (its number in ``timeouts``) says so; ``seq`` is the
+    number of the action a frame comes after (-1: none yet).
 
     Only ever built from a finished game, whose hands are no longer secret.
     """
     if match.standings is None:
         raise ValueError("replays open every hand, so only finished games have them")
-    again = Match(match.rules, match.seed, match.players)
+    again = match.restarted()
     frames = [_frame(again, players, None, 0)]
+    frames[0]["seq"] = -1
     for seq, (seat, action) in enumerate(match.actions):
         before = len(again.events)
         kyoku, hands = again.kyoku, len(again.results)
@@ -128,6 +130,7 @@ def replay_frames(
             label += " (time ran out: played by the clock)"
         if len(again.results) == hands or again.over:
             frames.append(_frame(again, players, label, before, bet=bet, timeout=timed))
+            frames[-1]["seq"] = seq
             continue
         # a hand ended: its final board with the result, then the next deal on its own
         deal = next(
@@ -135,6 +138,7 @@ def replay_frames(
         )
         frames.append(_frame(again, players, label, before, kyoku, deal, bet, timed))
         frames.append(_frame(again, players, "deal", deal))
+        frames[-2]["seq"] = frames[-1]["seq"] = seq  # the action each frame comes after
     return frames
 
 

@@ -1,0 +1,313 @@
+"""Game reviews on the site: a finished game's seat, or an uploaded log, reviewed by
+``expert`` (`riichi.bots.review`).
+
+Contract:
+
+- A review is computed in a pool of worker processes (``workers``, one by default),
+  never on the event loop nor in its process: a review is pure Python that holds its
+  interpreter, and play must not wait on it. At most ``queue`` reviews wait for a
+  worker; past that the site says it is busy (HTTP 503), and whoever asks again later
+  is served.
+- One review at a time per person (an account, or a guest's address): a second one
+  asked while the first runs is refused (HTTP 429), never queued.
+- A finished game's review is stored per (game, seat, reviewer version) and computed
+  once however many ask: those who ask while it runs wait for the same computation,
+  those who come later read it. A new reviewer version reviews anew.
+- Only a seat a person played is reviewed, and only once the game may be shown (a
+  Daily Wall game after its day): a review opens that seat's whole hand.
+- An uploaded log is untrusted input: its size is bounded (``MAX_LOG``) before it is
+  read, it is parsed in the worker (a bad one gets a clear error and changes
+  nothing), and nothing is stored unless the person asks to keep it; a kept review
+  is stored with the log, under the log's digest, and shown to anyone with its link.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import multiprocessing
+import time
+import zlib
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from sqlalchemy import insert, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from riichi.bots.review import ExpertReviewer, ReviewError, review_match, seat_of
+from riichi.errors import RiichiError, excerpt
+from riichi.formats import LogFormatError, UnsupportedLogError
+from riichi.formats.replay import load_match
+from riichi.game import Match
+from riichi.server.storage import game_stats, reviews
+from riichi.server.table import NotFound, ProtocolError
+from riichi.server.views import replay_frames
+
+MAX_LOG = 1 << 20  # bytes: a Tenhou hanchan's XML is 30-60 kB, its mjai 100-200 kB
+QUEUE = 8  # reviews waiting for a worker, beyond which the site is busy
+LOG_PREFIX = "log-"
+T = TypeVar("T")
+
+
+class ReviewBusy(ProtocolError):
+    """No review now: yours is running (429), or too many wait (503)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def version() -> str:
+    """The reviewer's name and version: part of every stored review's key."""
+    return ExpertReviewer().name
+
+
+# ----------------------------------------------------------------- in the workers
+
+
+def review_record(record: dict[str, Any], seat: int) -> dict[str, Any]:
+    """A stored game's seat reviewed (run in a worker)."""
+    match = Match.from_record(record)
+    return review_match(match, seat, ExpertReviewer(), source="").to_dict()
+
+
+def review_log(raw: bytes, seat: int | None, name: str | None) -> dict[str, Any]:
+    """An uploaded log's seat reviewed, with the replay's players and frames (run in a
+    worker): ``{"review", "replay"}``, or ``{"error"}`` for a log that will not do."""
+    try:
+        report, match = load_match(raw, "the log")
+        reviewed = seat_of(match.players, seat, name)
+        if match.standings is None:
+            cut = f": {report.mismatches[0].what}" if report.mismatches else ""
+            raise ReviewError(f"the log does not replay to the end of its game{cut}")
+        notes = [str(m) for m in report.mismatches]
+        review = review_match(match, reviewed, ExpertReviewer(), notes=notes).to_dict()
+    except (LogFormatError, UnsupportedLogError, ReviewError) as exc:
+        return {"error": str(exc)}
+    except (RiichiError, ValueError, KeyError, TypeError, IndexError, RecursionError) as exc:
+        return {"error": f"the log is not one we can read: {excerpt(str(exc))}"}
+    return {"review": review, "replay": _replay(match)}
+
+
+def replay_log(raw: bytes) -> dict[str, Any]:
+    """A kept log's replay, players and frames (run in a worker)."""
+    return _replay(load_match(raw, "the log")[1])
+
+
+def _replay(match: Match) -> dict[str, Any]:
+    players = [{"name": p, "bot": False} for p in match.players]
+    return {"players": players, "frames": replay_frames(match, players)}
+
+
+def _pack(value: Any) -> bytes:
+    return zlib.compress(json.dumps(value, separators=(",", ":")).encode(), 6)
+
+
+def _unpack(data: bytes) -> Any:
+    return json.loads(zlib.decompress(data))
+
+
+# ----------------------------------------------------------------- on the server
+
+
+class ReviewDesk:
+    """Reviews asked of the site: computed in worker processes, stored, served."""
+
+    def __init__(self, engine: Engine, workers: int = 1, queue: int = QUEUE) -> None:
+        self.engine = engine
+        self.workers = workers
+        self.queue = queue
+        self.version = version()
+        self._pool: ProcessPoolExecutor | None = None
+        self._running: dict[tuple[str, int], asyncio.Future[dict[str, Any]]] = {}
+        self._people: set[str] = set()  # who has a review running
+        self._waiting = 0
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    async def _work(self, who: str, job: Callable[..., T], *args: Any) -> T:
+        """``job(*args)`` in a worker, for ``who``: one at a time each, a bounded queue."""
+        if who in self._people:
+            raise ReviewBusy("a review of yours is running: one at a time", 429)
+        if self._waiting >= self.queue + self.workers:
+            raise ReviewBusy("the reviewer is busy: try again in a minute", 503)
+        if self._pool is None:
+            # spawned, not forked: a fork would copy the server's threads and sockets
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        self._people.add(who)
+        self._waiting += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._pool, job, *args)
+        except BrokenProcessPool:
+            self.close()  # a worker died (killed, out of memory): the next job starts anew
+            raise ProtocolError("the reviewer stopped; try again") from None
+        finally:
+            self._waiting -= 1
+            self._people.discard(who)
+
+    # -------------------------------------------------------------- finished games
+
+    async def of_game(
+        self, game_id: str, seat: int, who: str, record: Callable[[], dict[str, Any]]
+    ) -> dict[str, Any]:
+        """The review of ``seat`` in a finished game the caller may show (``record``
+        gives its record, read only if the review must be computed): stored, running,
+        or computed now."""
+        stored = await asyncio.to_thread(self.stored, game_id, seat)
+        if stored is not None:
+            return stored
+        key = (game_id, seat)
+        running = self._running.get(key)
+        if running is not None:
+            return await asyncio.shield(running)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._running[key] = future
+        try:
+            data = await asyncio.to_thread(record)
+            review = await self._work(who, review_record, data, seat)
+            await asyncio.to_thread(self._store, game_id, seat, review)
+            future.set_result(review)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # read: nobody else may be waiting
+            raise
+        finally:
+            del self._running[key]
+        return review
+
+    def stored(self, game: str, seat: int) -> dict[str, Any] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(reviews.c.body).where(
+                    reviews.c.game == game,
+                    reviews.c.seat == seat,
+                    reviews.c.version == self.version,
+                )
+            ).first()
+        return None if row is None else dict(_unpack(row.body))
+
+    def _store(
+        self,
+        game: str,
+        seat: int,
+        review: dict[str, Any],
+        log: bytes | None = None,
+        owner: str | None = None,
+    ) -> None:
+        summary = review["summary"]
+        row = {
+            "game": game,
+            "seat": seat,
+            "version": self.version,
+            "made": time.time(),
+            "decisions": summary["decisions"],
+            "agreement": summary["agreement"],
+            "lost_per_hand": summary["lost_per_hand"],
+            "body": _pack(review),
+            "log": None if log is None else zlib.compress(log, 6),
+            "owner": owner,
+        }
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(reviews).values(**row))
+        except IntegrityError:
+            pass  # another process stored the same review first: the same content
+
+    def of_player(self, player: str) -> list[dict[str, Any]]:
+        """The reviews of a player's seats, by when the games finished: the points
+        lost a hand and the agreement, game by game."""
+        query = (
+            select(
+                reviews.c.game,
+                reviews.c.seat,
+                reviews.c.decisions,
+                reviews.c.agreement,
+                reviews.c.lost_per_hand,
+                game_stats.c.finished,
+            )
+            .select_from(
+                reviews.join(
+                    game_stats,
+                    (game_stats.c.table_id == reviews.c.game)
+                    & (game_stats.c.seat == reviews.c.seat),
+                )
+            )
+            .where(game_stats.c.player == player, reviews.c.version == self.version)
+            .order_by(game_stats.c.finished)
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [
+            {
+                "game": r.game,
+                "seat": r.seat,
+                "finished": r.finished,
+                "decisions": r.decisions,
+                "agreement": r.agreement,
+                "lost_per_hand": r.lost_per_hand,
+            }
+            for r in rows
+        ]
+
+    # -------------------------------------------------------------- uploaded logs
+
+    async def of_log(
+        self, raw: bytes, seat: int | None, name: str | None, keep: bool, who: str
+    ) -> dict[str, Any]:
+        """An uploaded log's review and replay; kept (with the log) only if asked."""
+        if len(raw) > MAX_LOG:
+            raise ProtocolError(f"the log is over {MAX_LOG >> 10} kB")
+        if not raw.strip():
+            raise ProtocolError("the log is empty")
+        done = await self._work(who, review_log, raw, seat, name)
+        if "error" in done:
+            raise ProtocolError(done["error"])
+        done["id"] = None
+        if keep:
+            game = LOG_PREFIX + hashlib.sha256(raw).hexdigest()[:32]
+            review = done["review"]
+            await asyncio.to_thread(self._store, game, review["seat"], review, raw, who)
+            done["id"] = f"{game}/{review['seat']}"
+        return done
+
+    async def kept(self, game: str, seat: int, who: str) -> dict[str, Any]:
+        """A kept upload's review and its replay (rebuilt from the kept log)."""
+        if not game.startswith(LOG_PREFIX):
+            raise NotFound("no such review")
+        row = await asyncio.to_thread(self._kept_log, game, seat)
+        if row is None:
+            raise NotFound("no such review")
+        body, log = row
+        replay = await self._work(who, replay_log, log)
+        return {"review": body, "replay": replay, "id": f"{game}/{seat}"}
+
+    def _kept_log(self, game: str, seat: int) -> tuple[dict[str, Any], bytes] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(reviews.c.body, reviews.c.log).where(
+                    reviews.c.game == game, reviews.c.seat == seat, reviews.c.log.is_not(None)
+                )
+            ).first()
+        if row is None:
+            return None
+        return dict(_unpack(row.body)), zlib.decompress(row.log)
+
+
+def reviewable(seats: list[dict[str, Any]], seat: int) -> None:
+    """Refuse a seat that is not at the table, or that a computer played."""
+    if not 0 <= seat < len(seats):
+        raise NotFound(f"no seat {seat} at this table")
+    if seats[seat].get("bot"):
+        raise ProtocolError(f"seat {seat} was played by a computer: only people's play is reviewed")
+
+
+__all__ = ["MAX_LOG", "ReviewBusy", "ReviewDesk", "review_log", "review_record", "reviewable"]
