@@ -311,7 +311,7 @@ def parse_tenhou6(data: dict[str, Any], source: str = "<tenhou6>") -> LogGame:
             _read_hand(k, f"{source}: hand {i}", bool(aka), n) for i, k in enumerate(data["log"])
         ]
     except (KeyError, IndexError, TypeError, ValueError) as exc:
-        raise LogFormatError(f"{source}: {exc}") from None
+        raise LogFormatError(f"{source}: not a tenhou.net/6 log we can read: {exc}") from None
     sc = data.get("sc", [])
     # the XML's owari holds scores in hundreds; tenhou.net/6 in full points.
     # A log that does not start at East 1 is an extract: its sc is another story.
