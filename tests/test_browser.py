@@ -796,3 +796,67 @@ def test_lobby_errors_show_by_their_forms_and_seat_links_fit_with_a_copy_button(
     fits = "() => document.documentElement.scrollWidth <= window.innerWidth"
     assert page.evaluate(fits), "the seat link runs past the screen"
     shot(page, "0-seat-links-390")
+
+
+def test_a_pasted_log_is_reviewed_beside_its_replay(browser: Browser, tmp_path: Path) -> None:
+    """Paste a log, pick a seat, keep it: the board with the reviewer's options as bars
+    at each decision, the played one marked, M to the next mistake, a mark on the
+    timeline to click; the kept link opens the same review; both widths fit."""
+    import json
+
+    from axe_playwright_python.sync_playwright import Axe
+
+    from riichi.bots import make_bot
+    from riichi.bots.play import play_match
+    from riichi.formats.tenhou6 import write_tenhou6
+    from riichi.game import Match
+    from riichi.rules import find_ruleset
+    from server_helpers import Running
+
+    match = Match(find_ruleset("tenhou"), 4, ["ann", "bob", "cy", "dee"])
+    play_match(match, [make_bot("efficiency", s) for s in range(4)])
+    server = Running(create_app(f"sqlite:///{tmp_path / 'review.db'}"))
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{server.url}/review")
+        page.fill("#review-log", json.dumps(write_tenhou6(match)))
+        page.select_option("#review-seat", "1")
+        page.check("#review-form input[name=keep]")
+        page.click("#review-form button[type=submit]")
+        page.wait_for_selector("#review-decision .options li", timeout=60_000)
+        kept = page.url
+        assert "/review/log-" in kept and kept.endswith("/1")
+        assert "bob" in page.inner_text("#review-who")
+        assert page.locator("#review-decision li.played").count() == 1
+        page.keyboard.press("m")
+        shown = "document.querySelector('#review-decision').textContent"
+        page.wait_for_function(f"() => /lost/.test({shown})")
+        graded = "#review-decision .decision.small, #review-decision .decision.large"
+        assert page.locator(graded).count() == 1
+        marks = page.locator("#review-timeline .mark")
+        assert marks.count() > 0
+        marks.last.click()
+        label = marks.last.get_attribute("aria-label") or ""
+        page.wait_for_function(f"(t) => {shown}.includes(t)", arg=label.split(" turn")[0])
+        fits = "() => document.documentElement.scrollWidth <= window.innerWidth"
+        for width in (1280, 390):
+            page.set_viewport_size({"width": width, "height": 900 if width > 500 else 844})
+            for name, path, ready in [
+                ("review", kept, "#review-decision .options li"),
+                ("review-upload", f"{server.url}/review", "#review-form"),
+            ]:
+                page.goto(path)
+                page.wait_for_selector(ready, timeout=60_000)
+                assert page.evaluate(fits), f"{name} is wider than the screen at {width}"
+                shot(page, f"screen-{name}-{width}")
+                serious = [
+                    (v["id"], v["nodes"][0]["target"])
+                    for v in Axe().run(page).response["violations"]
+                    if v["impact"] in ("serious", "critical")
+                ]
+                assert not serious, (name, width, serious)
+        assert errors == []
+    finally:
+        server.stop()

@@ -5,6 +5,7 @@ import { showChips, showDaily, showTournament, showTournaments } from "./competi
 import { showLobby } from "./lobby.js";
 import { showLeaderboard, showPlayer, showWatch } from "./pages.js";
 import { showCompare, showReplay } from "./replay.js";
+import { showReview, showReviewUpload } from "./review.js";
 import { playTable } from "./table.js";
 
 const path = location.pathname.split("/").filter(Boolean);
@@ -19,6 +20,8 @@ else if (path[0] === "table") {
 }
 else if (path[0] === "replay") showReplay(path[1]);
 else if (path[0] === "compare") showCompare(path[1], path[2]);
+else if (path[0] === "review" && path.length === 3) showReview(path[1], path[2]);
+else if (path[0] === "review") showReviewUpload();
 else if (path[0] === "chips") showChips();
 else if (path[0] === "daily") loadMe().then(showDaily);
 else if (path[0] === "tournaments") showTournaments();

@@ -58,17 +58,33 @@ export function svgEl(tag, attrs) {
 }
 
 export function plotHistory(svg, history) {
+  plotSeries(svg, history.map((h) => h.rating), {
+    empty: "no rated games yet",
+    title: (i) => `game ${i + 1}: place ${history[i].place}, rating ${history[i].rating}`,
+    dot: (i) => `place-${history[i].place}`,
+  });
+}
+
+// Points lost a hand in each reviewed game, oldest first.
+export function plotReviews(svg, reviews) {
+  plotSeries(svg, reviews.map((r) => r.lost_per_hand), {
+    empty: "no game reviewed yet",
+    title: (i) => `${new Date(reviews[i].finished * 1000).toLocaleDateString()}: ${Math.round(reviews[i].lost_per_hand)} lost a hand, agreement ${Math.round(100 * reviews[i].agreement)}%`,
+    dot: () => "review",
+  });
+}
+
+function plotSeries(svg, values, { empty, title, dot }) {
   svg.replaceChildren();
-  if (!history.length) {
+  if (!values.length) {
     svg.appendChild(svgEl("text", { x: 300, y: 100, "text-anchor": "middle", class: "plot-empty" }))
-      .textContent = "no rated games yet";
+      .textContent = empty;
     return;
   }
-  const values = history.map((h) => h.rating);
   let low = Math.min(...values), high = Math.max(...values);
   if (high - low < 50) { low -= 25; high += 25; }
   const w = 600, h = 200, pad = 36;
-  const x = (i) => pad + (history.length === 1 ? (w - 2 * pad) / 2 : (i * (w - 2 * pad)) / (history.length - 1));
+  const x = (i) => pad + (values.length === 1 ? (w - 2 * pad) / 2 : (i * (w - 2 * pad)) / (values.length - 1));
   const y = (v) => h - pad / 2 - ((v - low) * (h - pad)) / (high - low);
   svg.appendChild(svgEl("line", { x1: pad, y1: h - pad / 2, x2: w - pad, y2: h - pad / 2, class: "axis" }));
   for (const v of [low, high]) {
@@ -77,15 +93,15 @@ export function plotHistory(svg, history) {
     svg.appendChild(label);
   }
   svg.appendChild(svgEl("polyline", {
-    points: history.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" "),
+    points: values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
     class: "plot-line", fill: "none",
   }));
-  history.forEach((p, i) => {
-    const dot = svgEl("circle", { cx: x(i), cy: y(p.rating), r: 3, class: `plot-dot place-${p.place}` });
-    const title = document.createElementNS(SVG, "title");
-    title.textContent = `game ${i + 1}: place ${p.place}, rating ${p.rating}`;
-    dot.appendChild(title);
-    svg.appendChild(dot);
+  values.forEach((v, i) => {
+    const mark = svgEl("circle", { cx: x(i), cy: y(v), r: 3, class: `plot-dot ${dot(i)}` });
+    const label = document.createElementNS(SVG, "title");
+    label.textContent = title(i);
+    mark.appendChild(label);
+    svg.appendChild(mark);
   });
 }
 
@@ -136,6 +152,7 @@ export async function showPlayer(key, offset = 0) {
     ? `rating ${r.rating} after ${r.games} rated games${r.provisional ? " (provisional)" : ""}`
     : "no rated games yet";
   plotHistory($("#rating-plot"), data.history);
+  plotReviews($("#review-plot"), data.reviews);
   statsTable($("#player-stats"), data.stats);
   const list = $("#player-games");
   list.replaceChildren();
@@ -149,6 +166,11 @@ export async function showPlayer(key, offset = 0) {
       const d = el("a", "download", ` ${label}`);
       d.href = `/api/games/${g.table}/${fmt}`;
       li.appendChild(d);
+    }
+    if (!data.computer) {
+      const r = el("a", "download", " review");
+      r.href = `/review/${g.table}/${g.seat}`;
+      li.appendChild(r);
     }
     list.appendChild(li);
   }

@@ -1,21 +1,26 @@
 // Replays, and two games of the same walls side by side.
 import { drawTable } from "./board.js";
-import { $, el, setStatus } from "./dom.js";
+import { $, el, link, setStatus } from "./dom.js";
 import { resultHtml, showResult } from "./result.js";
 import { showRules } from "./rules.js";
 import { WINDS } from "./tiles.js";
 
 // A replay in `root` (which holds a .board, a .frame-label and [data-step] buttons, and
-// may hold a .replay-hands list and a .replay-seat choice); `onEnd(events, players,
-// frame)` is called on a frame that ends a hand. Returns the data and a `step(kind)`.
-export async function replayPane(root, gameId, onEnd) {
-  const res = await fetch(`/api/games/${gameId}/replay`);
-  const data = await res.json();
-  if (!res.ok) { setStatus(data.error); return null; }
+// may hold a .replay-hands list and a .replay-seat choice) of a finished game (its id)
+// or of replay data already read; `onEnd(events, players, frame)` is called on a frame
+// that ends a hand, `onShow(at, frame)` on every frame shown; `view` is the seat at the
+// bottom. Returns the data, a `step(kind)` and a `go(frame)`.
+export async function replayPane(root, source, onEnd, { onShow = null, view: seat = 0 } = {}) {
+  let data = source;
+  if (typeof source === "string") {
+    const res = await fetch(`/api/games/${source}/replay`);
+    data = await res.json();
+    if (!res.ok) { setStatus(data.error); return null; }
+  }
   const frames = data.frames;
   const players = data.players;
   let at = 0;
-  let view = 0;
+  let view = seat;
   const ends = (i) => frames[i].events.some((e) => e.type === "end_hand");
   const hands = handsOf(frames, players);
   const list = root.querySelector(".replay-hands");
@@ -28,7 +33,9 @@ export async function replayPane(root, gameId, onEnd) {
     label.classList.toggle("timeout", Boolean(f.timeout));
     if (list) list.value = String(hands.filter((h) => h.start <= at).length - 1);
     if (ends(at)) onEnd(f.events, players, f);
+    if (onShow) onShow(at, f);
   };
+  const go = (i) => { at = Math.max(0, Math.min(i, frames.length - 1)); show(); };
   // "hand »" stops at the next hand's end (its final board and result), "« hand" at
   // the previous one's, or at the deal
   const step = (kind) => {
@@ -52,6 +59,7 @@ export async function replayPane(root, gameId, onEnd) {
   }
   if (seats) {
     seats.replaceChildren(...players.map((p, s) => Object.assign(el("option", null, p.name), { value: String(s) })));
+    seats.value = String(view);
     seats.addEventListener("change", () => { view = Number(seats.value); show(); });
   }
   // the wheel over the board steps through the game, as the arrow keys do
@@ -60,7 +68,7 @@ export async function replayPane(root, gameId, onEnd) {
     step(ev.deltaY > 0 ? "1" : "-1");
   }, { passive: false });
   show();
-  return { data, step };
+  return { data, step, go, at: () => at };
 }
 
 // Each hand of a replay: the frame its deal is in, and a title that says its result.
@@ -97,18 +105,28 @@ export async function showReplay(gameId) {
   const pane = await replayPane($("#table"), gameId, showResult);
   if (!pane) return;
   setStatus(`replay: ${pane.data.players.map((p) => p.name).join(", ")}`);
+  // a review of each seat a person played
+  const reviews = $("#review-links");
+  reviews.replaceChildren(...pane.data.players.flatMap((p, s) => (p.bot ? [] : [link(`review ${p.name}`, `/review/${gameId}/${s}`)])));
+  replayKeys(pane);
+}
+
+// The replay's keys: arrows and page keys step, Enter or Escape closes a result;
+// `more` maps further keys to what they do.
+export function replayKeys(pane, more = {}) {
   const keys = { ArrowRight: "1", ArrowLeft: "-1", ArrowDown: "hand", ArrowUp: "-hand", PageDown: "hand", PageUp: "-hand" };
   document.addEventListener("keydown", (ev) => {
-    if (["INPUT", "SELECT"].includes(ev.target.tagName) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (!$("#result-panel").hidden && (ev.key === "Enter" || ev.key === "Escape")) {
       ev.preventDefault();
       $("#result-ok").click();
       return;
     }
-    if (!keys[ev.key]) return;
+    const extra = more[ev.key];
+    if (!keys[ev.key] && !extra) return;
     ev.preventDefault();
     $("#result-panel").hidden = true;
-    pane.step(keys[ev.key]);
+    if (extra) extra(); else pane.step(keys[ev.key]);
   });
 }
 
