@@ -2,7 +2,7 @@
 human pace with a crowd of spectators. Not a test.
 
     python bench/server.py throughput [--tables 200] [--seconds 30] [--bots efficiency]
-    python bench/server.py latency [--tables 200] [--spectators 100] [--seconds 60]
+    python bench/server.py latency [--tables 200] [--spectators 100] [--seconds 60] [--reviews]
     python bench/server.py rated [--sweep 50,100,200,400] [--seconds 45]
     python bench/server.py cluster [--tables 300] [--seconds 20] [--bots efficiency]
     python bench/server.py cluster-latency [--tables 400] [--spectators 100] [--seconds 60]
@@ -12,7 +12,9 @@ and three bots; the figure is the actions the server stored per second (read
 from the database). ``latency``: each person acts every 1 to 3 seconds; the
 figure is the time from sending an action to its acknowledgement (which comes
 only after the action is committed), p50 and p99, while ``--spectators``
-watch one of the tables. The server runs as ``riichi serve`` in its own
+watch one of the tables; with ``--reviews``, a client keeps a review of a pasted
+Tenhou log running the whole time (one after another: one at a time per address).
+The server runs as ``riichi serve`` in its own
 process with bots answering at once (``--bot-delay 0``); this process plays
 the people. ``rated``: rated tables on the standard clock, three roster
 computers (at the server's pace of 0.5 s a move) and one scripted person
@@ -224,6 +226,9 @@ async def run(args: argparse.Namespace) -> list[float]:
             person(server.url, t, until, pace, waits, random.Random(rng.random())) for t in tables
         ]
         jobs += [spectator(server.url, tables[0], until, seen) for _ in range(args.spectators)]
+        reviewed: list[float] = []
+        if args.reviews:
+            jobs.append(reviewing(server.url, until, reviewed))
         await asyncio.gather(*jobs, return_exceptions=False)
         elapsed = time.monotonic() - start
         stored = server.stored_actions() - start_actions
@@ -242,6 +247,9 @@ async def run(args: argparse.Namespace) -> list[float]:
               f"max {waits[-1] * 1000:.1f} ms")  # fmt: skip
     if args.spectators:
         print(f"  spectator messages     {seen[0]}")
+    if args.reviews:
+        each = statistics.mean(reviewed) if reviewed else 0.0
+        print(f"  reviews done           {len(reviewed)}  ({each:.2f} s each, asked to answered)")
     if args.mode == "throughput":
         goal = THROUGHPUT_GOALS.get(args.bots, THINKING_GOAL)
         verdict = "met" if rate >= goal else "NOT met"
@@ -250,6 +258,25 @@ async def run(args: argparse.Namespace) -> list[float]:
         verdict = "met" if p99 < GOALS["p99"] else "NOT met"
         print(f"  goal p99 < {GOALS['p99'] * 1000:.0f} ms: {verdict}")
     return waits
+
+
+REVIEWED_LOG = (
+    Path(__file__).resolve().parents[2] / "shared/corpus/dnovikoff_tenhou/test_data/bug1.xml"
+)
+
+
+async def reviewing(url: str, until: float, done: list[float]) -> None:
+    """Keep a review running until ``until``: a Phoenix game's log, each seat in turn."""
+    text = REVIEWED_LOG.read_text()
+    async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+        seat = 0
+        while time.monotonic() < until:
+            began = time.monotonic()
+            answer = await client.post("/api/reviews", json={"log": text, "seat": seat % 4})
+            if answer.status_code != 200:
+                raise SystemExit(f"review refused: {answer.text[:200]}")
+            done.append(time.monotonic() - began)
+            seat += 1
 
 
 async def play(urls: list[str], tables: list[dict[str, Any]], seconds: float) -> None:
@@ -466,6 +493,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=None)
     parser.add_argument("--bots", default="efficiency")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--reviews", action="store_true", help="latency: with a review running")
     args = parser.parse_args()
     if args.tables is None:  # enough that every process is busy, and none ends its games
         args.tables = {"cluster": 300, "cluster-latency": 400}.get(args.mode, 200)

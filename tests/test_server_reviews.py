@@ -96,7 +96,7 @@ def test_many_asking_at_once_compute_one_review_and_a_person_has_one_at_a_time(
     async def scene() -> None:
         asking = [desk.of_game("g1", 2, f"p{i}", lambda: record) for i in range(5)]
         answers = await asyncio.gather(*asking)
-        assert all(a == answers[0] for a in answers) and answers[0]["seat"] == 2
+        assert all(a == answers[0] for a in answers) and json.loads(answers[0])["seat"] == 2
         assert jobs == ["p0"]  # one computation for five
         # one person, two games at once: the second is refused, never queued
         both = await asyncio.gather(

@@ -98,6 +98,14 @@ db_option = click.option(
     help="Redis URL (redis://host:6379) the --shared processes relay connections and share "
     "rate limits through; also from RIICHI_REDIS.",
 )
+@click.option(
+    "--review-workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Processes that compute game reviews, beside those that serve (each server "
+    "process has its own).",
+)
 @click.option("--access-log/--no-access-log", default=True, help="Log every request.")
 def serve_command(
     host: str,
@@ -111,6 +119,7 @@ def serve_command(
     workers: int,
     shared: bool,
     redis_url: str | None,
+    review_workers: int,
     access_log: bool,
 ) -> None:
     """Serve the platform; live tables survive a restart on the same --db."""
@@ -149,6 +158,7 @@ def serve_command(
         "redis_url": redis_url,
         "sockets_per_address": sockets_per_address,
         "tables_per_minute": tables_per_minute,
+        "review_workers": review_workers,
     }
     many = workers > 1
     if many:  # each worker process builds the app from these (see app_from_env)
@@ -194,6 +204,7 @@ def app_from_settings(settings: dict[str, Any]) -> Any:
         spectator_delay=parse_delay(settings["spectator_delay"]),
         shared=settings["shared"],
         redis_url=settings["redis_url"],
+        review_workers=settings.get("review_workers", 1),
         limits=Limits(
             sockets_per_address=settings["sockets_per_address"],
             tables_per_address=f"{settings['tables_per_minute']} per minute",

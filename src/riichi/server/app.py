@@ -138,6 +138,7 @@ def create_app(
     spectator_delay: Delay = HAND,
     shared: bool = False,
     redis_url: str | None = None,
+    review_workers: int = 1,
 ) -> Starlette:
     """The whole web app on the database at ``db_url`` (SQLite file by default).
 
@@ -146,7 +147,8 @@ def create_app(
     before roster computers fill the table; ``spectator_delay`` how far behind
     the game spectators are; ``shared`` that other processes serve the same
     database (tables are then held by lease, never taken by force); ``redis_url``
-    the Redis that relays connections between them and shares rate limits.
+    the Redis that relays connections between them and shares rate limits;
+    ``review_workers`` the processes that compute game reviews.
     """
     from riichi.server.storage import Store
 
@@ -165,7 +167,15 @@ def create_app(
                 logger.addFilter(RedactTokens())
         store = await asyncio.to_thread(Store, db_url)
         holder["server"] = app.state.server = Server(
-            store, time_source, limits, bot_delay, fill_after, spectator_delay, shared, redis_url
+            store,
+            time_source,
+            limits,
+            bot_delay,
+            fill_after,
+            spectator_delay,
+            shared,
+            redis_url,
+            review_workers,
         )
         await server().start()
         yield
@@ -367,7 +377,7 @@ def create_app(
             found = await server().review(request.path_params["id"], seat, who)
         except ReviewBusy as exc:
             return _error(str(exc), exc.status)
-        return JSONResponse(found)
+        return Response(found, media_type="application/json")
 
     async def upload_review(request: Request) -> Response:
         """Review a pasted or uploaded log: ``{"log": text, "seat": n | "name": s,
@@ -388,16 +398,17 @@ def create_app(
             )
         except ReviewBusy as exc:
             return _error(str(exc), exc.status)
-        return JSONResponse(done)
+        return Response(done, media_type="application/json")
 
     async def kept_review(request: Request) -> Response:
         seat = seat_param(request.path_params["seat"])
         who = await reviewer_key(request)
         game = request.path_params["game"]
         try:
-            return JSONResponse(await server().reviews.kept(game[:80], seat, who))
+            found = await server().reviews.kept(game[:80], seat, who)
         except ReviewBusy as exc:
             return _error(str(exc), exc.status)
+        return Response(found, media_type="application/json")
 
     async def watch_list(request: Request) -> Response:
         limit, offset = paging(request)

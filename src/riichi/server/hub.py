@@ -47,7 +47,7 @@ from riichi.server.limits import Limits, RateLimits
 from riichi.server.records import RecordStore
 from riichi.server.registry import Elsewhere, Registry
 from riichi.server.relay import Relay
-from riichi.server.reviews import ReviewDesk, reviewable
+from riichi.server.reviews import ReviewDesk, joined, reviewable
 from riichi.server.storage import Account, ChipsShort, Store, StoredTable
 from riichi.server.table import (
     LiveTable,
@@ -468,16 +468,16 @@ class Server:
         timeouts = await asyncio.to_thread(self.store.timed_out, game_id)
         return Finished(stored, match, seats, timeouts)
 
-    async def review(self, game_id: str, seat: int, who: str) -> dict[str, Any]:
-        """The review of a person's seat in a finished game that may be shown: stored,
-        or computed now (`ReviewDesk`)."""
+    async def review(self, game_id: str, seat: int, who: str) -> bytes:
+        """The review of a person's seat in a finished game that may be shown, stored
+        or computed now (`ReviewDesk`), as JSON: ``game``, ``players``, ``review``."""
         game = await self.finished(game_id)
         if not self.daily.may_see(game.stored):
             raise NotFound("this game is shown when its day is over")
         players = [s.public() for s in game.seats]
         reviewable(players, seat)
         review = await self.reviews.of_game(game_id, seat, who, game.match.record)
-        return {"game": game_id, "players": players, "review": review}
+        return joined(game=game_id, players=players, review=review)
 
     async def game_file(self, game_id: str, fmt: str) -> bytes:
         """A finished game's download, once it may be shown (a Daily Wall game: after

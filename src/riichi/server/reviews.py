@@ -32,13 +32,14 @@ import zlib
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from riichi.bots.review import ExpertReviewer, ReviewError, review_match, seat_of
+from riichi.bots.review import ExpertReviewer, Review, ReviewError, review_match, seat_of
 from riichi.errors import RiichiError, excerpt
 from riichi.formats import LogFormatError, UnsupportedLogError
 from riichi.formats.replay import load_match
@@ -69,15 +70,40 @@ def version() -> str:
 # ----------------------------------------------------------------- in the workers
 
 
-def review_record(record: dict[str, Any], seat: int) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class Reviewed:
+    """A review as a worker hands it back: its JSON, ready to send as it is (the
+    server's loop never encodes a review), and the figures the database keeps beside
+    it; for an uploaded log, the replay's JSON too."""
+
+    seat: int
+    text: bytes
+    decisions: int
+    agreement: float
+    lost_per_hand: float
+    replay: bytes | None = None
+
+
+def _reviewed(review: Review, replay: bytes | None = None) -> Reviewed:
+    total = review.total
+    return Reviewed(
+        review.seat,
+        _json(review.to_dict()),
+        total.decisions,
+        round(total.agreement, 4),
+        round(review.lost_per_hand, 1),
+        replay,
+    )
+
+
+def review_record(record: dict[str, Any], seat: int) -> Reviewed:
     """A stored game's seat reviewed (run in a worker)."""
-    match = Match.from_record(record)
-    return review_match(match, seat, ExpertReviewer(), source="").to_dict()
+    return _reviewed(review_match(Match.from_record(record), seat, ExpertReviewer()))
 
 
-def review_log(raw: bytes, seat: int | None, name: str | None) -> dict[str, Any]:
-    """An uploaded log's seat reviewed, with the replay's players and frames (run in a
-    worker): ``{"review", "replay"}``, or ``{"error"}`` for a log that will not do."""
+def review_log(raw: bytes, seat: int | None, name: str | None) -> Reviewed | str:
+    """An uploaded log's seat reviewed, with its replay (run in a worker); a text that
+    says what is wrong with a log that will not do."""
     try:
         report, match = load_match(raw, "the log")
         reviewed = seat_of(match.players, seat, name)
@@ -85,37 +111,40 @@ def review_log(raw: bytes, seat: int | None, name: str | None) -> dict[str, Any]
             cut = f": {report.mismatches[0].what}" if report.mismatches else ""
             raise ReviewError(f"the log does not replay to the end of its game{cut}")
         notes = [str(m) for m in report.mismatches]
-        review = review_match(match, reviewed, ExpertReviewer(), notes=notes).to_dict()
+        review = review_match(match, reviewed, ExpertReviewer(), notes=notes)
     except (LogFormatError, UnsupportedLogError, ReviewError) as exc:
-        return {"error": str(exc)}
+        return str(exc)
     except (RiichiError, ValueError, KeyError, TypeError, IndexError, RecursionError) as exc:
-        return {"error": f"the log is not one we can read: {excerpt(str(exc))}"}
-    return {"review": review, "replay": _replay(match)}
+        return f"the log is not one we can read: {excerpt(str(exc))}"
+    return _reviewed(review, _replay(match))
 
 
-def replay_log(raw: bytes) -> dict[str, Any]:
-    """A kept log's replay, players and frames (run in a worker)."""
+def replay_log(raw: bytes) -> bytes:
+    """A kept log's replay: players and frames (run in a worker)."""
     return _replay(load_match(raw, "the log")[1])
 
 
-def _replay(match: Match) -> dict[str, Any]:
+def _replay(match: Match) -> bytes:
     players = [{"name": p, "bot": False} for p in match.players]
-    return {"players": players, "frames": replay_frames(match, players)}
+    return _json({"players": players, "frames": replay_frames(match, players)})
 
 
-def _pack(value: Any) -> bytes:
-    return zlib.compress(json.dumps(value, separators=(",", ":")).encode(), 6)
+def _json(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode()
 
 
-def _unpack(data: bytes) -> Any:
-    return json.loads(zlib.decompress(data))
+def joined(**parts: bytes | Any) -> bytes:
+    """A JSON object of parts, each JSON text already (bytes) or a value to encode."""
+    items = [_json(k) + b":" + (v if isinstance(v, bytes) else _json(v)) for k, v in parts.items()]
+    return b"{" + b",".join(items) + b"}"
 
 
 # ----------------------------------------------------------------- on the server
 
 
 class ReviewDesk:
-    """Reviews asked of the site: computed in worker processes, stored, served."""
+    """Reviews asked of the site: computed in worker processes, stored, served as the
+    JSON text they were stored as."""
 
     def __init__(self, engine: Engine, workers: int = 1, queue: int = QUEUE) -> None:
         self.engine = engine
@@ -123,7 +152,7 @@ class ReviewDesk:
         self.queue = queue
         self.version = version()
         self._pool: ProcessPoolExecutor | None = None
-        self._running: dict[tuple[str, int], asyncio.Future[dict[str, Any]]] = {}
+        self._running: dict[tuple[str, int], asyncio.Future[bytes]] = {}
         self._people: set[str] = set()  # who has a review running
         self._waiting = 0
 
@@ -158,10 +187,10 @@ class ReviewDesk:
 
     async def of_game(
         self, game_id: str, seat: int, who: str, record: Callable[[], dict[str, Any]]
-    ) -> dict[str, Any]:
-        """The review of ``seat`` in a finished game the caller may show (``record``
-        gives its record, read only if the review must be computed): stored, running,
-        or computed now."""
+    ) -> bytes:
+        """The review (JSON) of ``seat`` in a finished game the caller may show
+        (``record`` gives its record, read only if the review must be computed):
+        stored, running, or computed now."""
         stored = await asyncio.to_thread(self.stored, game_id, seat)
         if stored is not None:
             return stored
@@ -169,22 +198,22 @@ class ReviewDesk:
         running = self._running.get(key)
         if running is not None:
             return await asyncio.shield(running)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._running[key] = future
         try:
             data = await asyncio.to_thread(record)
-            review = await self._work(who, review_record, data, seat)
-            await asyncio.to_thread(self._store, game_id, seat, review)
-            future.set_result(review)
+            reviewed = await self._work(who, review_record, data, seat)
+            await asyncio.to_thread(self._store, game_id, reviewed)
+            future.set_result(reviewed.text)
         except BaseException as exc:
             future.set_exception(exc)
             future.exception()  # read: nobody else may be waiting
             raise
         finally:
             del self._running[key]
-        return review
+        return reviewed.text
 
-    def stored(self, game: str, seat: int) -> dict[str, Any] | None:
+    def stored(self, game: str, seat: int) -> bytes | None:
         with self.engine.connect() as conn:
             row = conn.execute(
                 select(reviews.c.body).where(
@@ -193,26 +222,20 @@ class ReviewDesk:
                     reviews.c.version == self.version,
                 )
             ).first()
-        return None if row is None else dict(_unpack(row.body))
+        return None if row is None else zlib.decompress(row.body)
 
     def _store(
-        self,
-        game: str,
-        seat: int,
-        review: dict[str, Any],
-        log: bytes | None = None,
-        owner: str | None = None,
+        self, game: str, reviewed: Reviewed, log: bytes | None = None, owner: str | None = None
     ) -> None:
-        summary = review["summary"]
         row = {
             "game": game,
-            "seat": seat,
+            "seat": reviewed.seat,
             "version": self.version,
             "made": time.time(),
-            "decisions": summary["decisions"],
-            "agreement": summary["agreement"],
-            "lost_per_hand": summary["lost_per_hand"],
-            "body": _pack(review),
+            "decisions": reviewed.decisions,
+            "agreement": reviewed.agreement,
+            "lost_per_hand": reviewed.lost_per_hand,
+            "body": zlib.compress(reviewed.text, 6),
             "log": None if log is None else zlib.compress(log, 6),
             "owner": owner,
         }
@@ -262,24 +285,24 @@ class ReviewDesk:
 
     async def of_log(
         self, raw: bytes, seat: int | None, name: str | None, keep: bool, who: str
-    ) -> dict[str, Any]:
-        """An uploaded log's review and replay; kept (with the log) only if asked."""
+    ) -> bytes:
+        """An uploaded log's review and replay (JSON: ``id``, ``review``, ``replay``);
+        kept, with the log, only if asked."""
         if len(raw) > MAX_LOG:
             raise ProtocolError(f"the log is over {MAX_LOG >> 10} kB")
         if not raw.strip():
             raise ProtocolError("the log is empty")
         done = await self._work(who, review_log, raw, seat, name)
-        if "error" in done:
-            raise ProtocolError(done["error"])
-        done["id"] = None
+        if isinstance(done, str):
+            raise ProtocolError(done)
+        kept = None
         if keep:
             game = LOG_PREFIX + hashlib.sha256(raw).hexdigest()[:32]
-            review = done["review"]
-            await asyncio.to_thread(self._store, game, review["seat"], review, raw, who)
-            done["id"] = f"{game}/{review['seat']}"
-        return done
+            await asyncio.to_thread(self._store, game, done, raw, who)
+            kept = f"{game}/{done.seat}"
+        return joined(id=kept, review=done.text, replay=done.replay)
 
-    async def kept(self, game: str, seat: int, who: str) -> dict[str, Any]:
+    async def kept(self, game: str, seat: int, who: str) -> bytes:
         """A kept upload's review and its replay (rebuilt from the kept log)."""
         if not game.startswith(LOG_PREFIX):
             raise NotFound("no such review")
@@ -288,9 +311,9 @@ class ReviewDesk:
             raise NotFound("no such review")
         body, log = row
         replay = await self._work(who, replay_log, log)
-        return {"review": body, "replay": replay, "id": f"{game}/{seat}"}
+        return joined(id=f"{game}/{seat}", review=body, replay=replay)
 
-    def _kept_log(self, game: str, seat: int) -> tuple[dict[str, Any], bytes] | None:
+    def _kept_log(self, game: str, seat: int) -> tuple[bytes, bytes] | None:
         with self.engine.connect() as conn:
             row = conn.execute(
                 select(reviews.c.body, reviews.c.log).where(
@@ -299,7 +322,7 @@ class ReviewDesk:
             ).first()
         if row is None:
             return None
-        return dict(_unpack(row.body)), zlib.decompress(row.log)
+        return zlib.decompress(row.body), zlib.decompress(row.log)
 
 
 def reviewable(seats: list[dict[str, Any]], seat: int) -> None:
@@ -310,4 +333,13 @@ def reviewable(seats: list[dict[str, Any]], seat: int) -> None:
         raise ProtocolError(f"seat {seat} was played by a computer: only people's play is reviewed")
 
 
-__all__ = ["MAX_LOG", "ReviewBusy", "ReviewDesk", "review_log", "review_record", "reviewable"]
+__all__ = [
+    "MAX_LOG",
+    "ReviewBusy",
+    "ReviewDesk",
+    "Reviewed",
+    "joined",
+    "review_log",
+    "review_record",
+    "reviewable",
+]
