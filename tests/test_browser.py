@@ -614,11 +614,30 @@ def test_the_daily_wall_side_by_side_a_tournament_and_chips(
     server.stop()
 
 
-def every_screen_at_both_widths(page: Page, base_url: str, compare: str, tournament: str) -> None:
-    """Each screen at a laptop's and a phone's width: screenshot, no wider than the
-    screen, and axe-core finds nothing serious."""
+def screens_at_both_widths(page: Page, screens: dict[str, tuple[str, str]]) -> None:
+    """Each screen (a URL, and a selector that shows it is drawn) at a laptop's and a
+    phone's width: screenshot, no wider than the screen, and axe-core finds nothing
+    serious."""
     from axe_playwright_python.sync_playwright import Axe
 
+    fits = "() => document.documentElement.scrollWidth <= window.innerWidth"
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900 if width > 500 else 844})
+        for name, (url, ready) in screens.items():
+            page.goto(url)
+            page.wait_for_selector(ready, timeout=60_000)
+            assert page.evaluate(fits), f"{name} is wider than the screen at {width}"
+            shot(page, f"screen-{name}-{width}")
+            serious = [
+                (v["id"], v["nodes"][0]["target"])
+                for v in Axe().run(page).response["violations"]
+                if v["impact"] in ("serious", "critical")
+            ]
+            assert not serious, (name, width, serious)
+
+
+def every_screen_at_both_widths(page: Page, base_url: str, compare: str, tournament: str) -> None:
+    """Every screen of the site at both widths (`screens_at_both_widths`)."""
     replay = compare.split("/")[-1]
     screens = {
         "lobby": ("/", "#games li"),
@@ -632,20 +651,7 @@ def every_screen_at_both_widths(page: Page, base_url: str, compare: str, tournam
         "replay": (f"/replay/{replay}", "#table .plate"),
         "compare": (compare, "#pane-b .plate"),
     }
-    fits = "() => document.documentElement.scrollWidth <= window.innerWidth"
-    for width in (1280, 390):
-        page.set_viewport_size({"width": width, "height": 900 if width > 500 else 844})
-        for name, (path, ready) in screens.items():
-            page.goto(f"{base_url}{path}")
-            page.wait_for_selector(ready)
-            assert page.evaluate(fits), f"{name} is wider than the screen at {width}"
-            shot(page, f"screen-{name}-{width}")
-            serious = [
-                (v["id"], v["nodes"][0]["target"])
-                for v in Axe().run(page).response["violations"]
-                if v["impact"] in ("serious", "critical")
-            ]
-            assert not serious, (name, width, serious)
+    screens_at_both_widths(page, {k: (f"{base_url}{p}", r) for k, (p, r) in screens.items()})
 
 
 def post_json(page: Page, url: str, body: dict[str, object]) -> dict[str, object]:
@@ -804,8 +810,6 @@ def test_a_pasted_log_is_reviewed_beside_its_replay(browser: Browser, tmp_path: 
     timeline to click; the kept link opens the same review; both widths fit."""
     import json
 
-    from axe_playwright_python.sync_playwright import Axe
-
     from riichi.bots import make_bot
     from riichi.bots.play import play_match
     from riichi.formats.tenhou6 import write_tenhou6
@@ -840,23 +844,13 @@ def test_a_pasted_log_is_reviewed_beside_its_replay(browser: Browser, tmp_path: 
         marks.last.click()
         label = marks.last.get_attribute("aria-label") or ""
         page.wait_for_function(f"(t) => {shown}.includes(t)", arg=label.split(" turn")[0])
-        fits = "() => document.documentElement.scrollWidth <= window.innerWidth"
-        for width in (1280, 390):
-            page.set_viewport_size({"width": width, "height": 900 if width > 500 else 844})
-            for name, path, ready in [
-                ("review", kept, "#review-decision .options li"),
-                ("review-upload", f"{server.url}/review", "#review-form"),
-            ]:
-                page.goto(path)
-                page.wait_for_selector(ready, timeout=60_000)
-                assert page.evaluate(fits), f"{name} is wider than the screen at {width}"
-                shot(page, f"screen-{name}-{width}")
-                serious = [
-                    (v["id"], v["nodes"][0]["target"])
-                    for v in Axe().run(page).response["violations"]
-                    if v["impact"] in ("serious", "critical")
-                ]
-                assert not serious, (name, width, serious)
+        screens_at_both_widths(
+            page,
+            {
+                "review": (kept, "#review-decision .options li"),
+                "review-upload": (f"{server.url}/review", "#review-form"),
+            },
+        )
         assert errors == []
     finally:
         server.stop()

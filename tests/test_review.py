@@ -319,3 +319,23 @@ def test_decision_kinds_read_from_both_choices() -> None:
     assert decision_kind(threatened, d, d) == "fold"
     assert decision_kind(dataclasses.replace(threatened, riichi=(True,) * 4), d, d) == "discard"
     assert Valued(d).value is None
+
+
+def test_the_command_takes_an_outside_bot_as_reviewer(tmp_path: Path) -> None:
+    match = expert_match("tenhou", 6, ["ann", "bob", "cy", "dee"])
+    path = tmp_path / "game.mjson"
+    path.write_text(to_jsonl(write_mjai(match)))
+    bot = f"mjai:{sys.executable} {BOTS / 'mjai_tsumogiri.py'} meta"
+    result = CliRunner().invoke(
+        main, ["review", str(path), "--seat", "3", "--bot", bot, "--json", str(tmp_path / "r")]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "r").read_text())
+    assert data["reviewer"].startswith("mjai ") and data["unit"] == "q"
+    assert data["threshold"] is None and data["summary"]["mistakes"] == 0
+    assert 0 < data["summary"]["agreement"] < 1
+    # a given threshold, in the bot's own units, grades its losses
+    graded = CliRunner().invoke(
+        main, ["review", str(path), "--seat", "3", "--bot", bot, "--threshold", "0.5"]
+    )
+    assert graded.exit_code == 0 and "mistakes:" in graded.output
