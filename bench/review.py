@@ -17,7 +17,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from riichi.bots.review import KINDS, ExpertReviewer, Tally, review_match
+from riichi.bots.review import KINDS, Tally, review_match
+from riichi.bots.reviewers import ExpertReviewer
 from riichi.formats.replay import load_match
 
 PHOENIX = {"4p hanchan aka kuitan houou GO=169": 4, "3p hanchan aka kuitan houou GO=185": 3}

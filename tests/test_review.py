@@ -16,18 +16,14 @@ from click.testing import CliRunner
 
 from riichi.bots import make_bot
 from riichi.bots.expert import Valued
-from riichi.bots.review import (
-    KINDS,
+from riichi.bots.review import KINDS, Review, decision_kind, review_match, seat_of
+from riichi.bots.reviewers import (
     ExpertReviewer,
     MjaiReviewer,
-    Review,
     ReviewError,
-    decision_kind,
     mortal_values,
-    review_match,
     reviewer_for,
     same,
-    seat_of,
 )
 from riichi.cli import main
 from riichi.formats import LogFormatError

@@ -19,192 +19,20 @@ only its choice), a different choice is a disagreement without a loss.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from riichi import __version__
-from riichi.bots.expert import ExpertBot, Valued
-from riichi.bots.mjai_bridge import MjaiProcessBot
-from riichi.errors import RiichiError
-from riichi.game import Action, ActionType, Event, Match, Observation
+from riichi.bots.expert import Valued
+from riichi.bots.reviewers import KANS, WINS, Reviewer, ReviewError, same
+from riichi.game import Action, ActionType, Match, Observation
 from riichi.tiles import tile_name, tiles_name
 
-# A mistake: the option played worth this many points less than the best, or more.
-# Phoenix-room players lose this much in 6.9% of their valued decisions (bench/
-# review.py, the corpus' Tenhou games: 17.8% lose 100 or more, 3% 800, 0.5% 2,000);
-# a large one from LARGE times that.
-THRESHOLD = 400.0
+# A mistake's grade: large from this many times the threshold (`reviewers.THRESHOLD`).
 LARGE = 5.0
-# Bump when the reviewers change how they value: cached reviews are keyed by it.
-REVIEW_VERSION = 1
 
 KINDS = ("discard", "fold", "riichi", "call", "pass", "kan", "win", "kita", "abort")
-_WINS = {ActionType.TSUMO, ActionType.RON}
-_KANS = {ActionType.ANKAN, ActionType.KAKAN, ActionType.KAN}
 _CALLS = {ActionType.CHI, ActionType.PON}
-
-
-class ReviewError(RiichiError):
-    """A game that cannot be reviewed as asked (no such seat or player, no decisions)."""
-
-
-class Reviewer(Protocol):
-    """What reviews: told the events the seat sees, asked at each of its decisions."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def unit(self) -> str: ...  # what its values are in: "points", or its own ("q")
-
-    @property
-    def threshold(self) -> float | None: ...  # the loss that makes a mistake, by default
-
-    def start(self, match: Match, seat: int) -> None: ...
-
-    def see(self, events: Sequence[Event]) -> None: ...
-
-    def weigh(self, observation: Observation) -> list[Valued]: ...
-
-    def close(self) -> None: ...
-
-
-class ExpertReviewer:
-    """``expert``'s own valuation, `ExpertBot.evaluate`: what it would play, first."""
-
-    unit = "points"
-    threshold: float | None = THRESHOLD
-
-    def __init__(self) -> None:
-        self.name = f"expert {__version__}/{REVIEW_VERSION}"
-        self.bot = ExpertBot("review")
-
-    def start(self, match: Match, seat: int) -> None:
-        pass
-
-    def see(self, events: Sequence[Event]) -> None:
-        pass
-
-    def weigh(self, observation: Observation) -> list[Valued]:
-        return self.bot.evaluate(observation)
-
-    def close(self) -> None:
-        pass
-
-
-# Mortal's actions, by the bit of its mask: 0-33 a discard of each kind, 34-36 of a
-# red five (m, p, s), 37 riichi, 38-40 a chi with the called tile lowest, middle,
-# highest, 41 pon, 42 a kan, 43 a win, 44 the nine-terminals abort, 45 pass.
-_MORTAL_ACTIONS = 46
-
-
-class MjaiReviewer:
-    """An outside mjai bot, sent every event the seat saw and asked at its decisions:
-    its choice, and its values where it sends them as Mortal does (``meta``:
-    ``q_values`` over the actions its ``mask_bits`` allow)."""
-
-    unit = "q"
-    # Mortal's q values are not points: no mistake is graded unless a threshold is
-    # given in its own units (the loss is still shown)
-    threshold: float | None = None
-
-    def __init__(self, command: Sequence[str], timeout: float = 10.0) -> None:
-        self.command = list(command)
-        self.name = f"mjai {' '.join(self.command)}"[:80]
-        self.timeout = timeout
-        self.bot: MjaiProcessBot | None = None
-
-    def start(self, match: Match, seat: int) -> None:
-        self.bot = MjaiProcessBot(self.command, timeout=self.timeout, label="review")
-        self.bot.start_match(match.rules, match.players, seat)
-        self.bot.on_events(match.events)
-
-    def see(self, events: Sequence[Event]) -> None:
-        assert self.bot is not None
-        self.bot.on_events(events)
-
-    def weigh(self, observation: Observation) -> list[Valued]:
-        assert self.bot is not None
-        choice = self.bot.act(observation)
-        meta = self.bot.last_meta or {}
-        values = mortal_values(observation, meta.get("q_values"), meta.get("mask_bits"))
-        if not values:
-            return [Valued(choice)]
-        mine = next((v for v in values if same(v.action, choice)), Valued(choice))
-        rest = sorted((v for v in values if not same(v.action, choice)), key=_by_value)
-        return [mine, *rest]
-
-    def close(self) -> None:
-        if self.bot is not None:
-            self.bot.close()
-
-
-def _by_value(v: Valued) -> float:
-    return -math.inf if v.value is None else -v.value
-
-
-def mortal_values(obs: Observation, q_values: Any, mask_bits: Any) -> list[Valued]:
-    """Each legal action Mortal's ``meta`` values, with its q value: the values go
-    to the actions its mask allows, in the mask's order. Anything malformed: none."""
-    if not isinstance(q_values, list) or not isinstance(mask_bits, int) or mask_bits < 0:
-        return []
-    slots = [i for i in range(_MORTAL_ACTIONS) if mask_bits >> i & 1]
-    if len(slots) != len(q_values) or not all(isinstance(q, int | float) for q in q_values):
-        return []
-    out = []
-    for slot, q in zip(slots, q_values, strict=True):
-        action = _mortal_action(obs, slot)
-        if action is not None:
-            out.append(Valued(action, float(q)))
-    return out
-
-
-def _mortal_action(obs: Observation, slot: int) -> Action | None:
-    reds = obs.rules.red_fives
-
-    def first(types: set[ActionType], fits: Any = None) -> Action | None:
-        return next((a for a in obs.legal if a.type in types and (fits is None or fits(a))), None)
-
-    if slot < 37:
-        kind, red = (slot, False) if slot < 34 else (4 + 9 * (slot - 34), True)
-        return first(
-            {ActionType.DISCARD},
-            lambda a: a.tile >> 2 == kind and (tile_name(a.tile, reds)[0] == "0") == red,
-        )
-    if slot == 37:
-        return first({ActionType.RIICHI})
-    if slot <= 40:
-        where = slot - 38  # the called tile lowest, middle or highest
-
-        def fits(a: Action) -> bool:
-            assert a.tile is not None
-            return sorted(t >> 2 for t in (a.tile, *a.tiles)).index(a.tile >> 2) == where
-
-        return first({ActionType.CHI}, fits)
-    types = {
-        41: {ActionType.PON},
-        42: _KANS,
-        43: _WINS,
-        44: {ActionType.KYUUSHU},
-        45: {ActionType.PASS},
-    }[slot]
-    return first(types)
-
-
-def reviewer_for(spec: str, timeout: float = 10.0) -> Reviewer:
-    """``expert``, or ``mjai:COMMAND`` (an outside bot run as COMMAND)."""
-    if spec == "expert":
-        return ExpertReviewer()
-    if spec.startswith("mjai:"):
-        import shlex
-
-        command = shlex.split(spec[5:])
-        if not command:
-            raise ReviewError("mjai: names no command to run")
-        return MjaiReviewer(command, timeout)
-    raise ReviewError(f"no reviewer {spec!r}: expert, or mjai:COMMAND")
 
 
 # ----------------------------------------------------------------- what a review holds
@@ -390,16 +218,6 @@ def _rounded(value: float | None) -> float | None:
 # ----------------------------------------------------------------- reviewing
 
 
-def same(a: Action, b: Action) -> bool:
-    """The same choice: the same type on the same kinds (which copy of a kind, a red
-    five aside, changes nothing the reviewer weighs)."""
-    if a.type is not b.type or (a.tile is None) != (b.tile is None):
-        return False
-    if a.tile is not None and b.tile is not None and a.tile >> 2 != b.tile >> 2:
-        return False
-    return sorted(t >> 2 for t in a.tiles) == sorted(t >> 2 for t in b.tiles)
-
-
 def action_text(action: Action, red_fives: int) -> str:
     """ "discard 5m", "riichi 0p" (a red five), "chi 3s with 45s", "pass"."""
     words = [action.type.value]
@@ -423,11 +241,11 @@ def decision_kind(obs: Observation, played: Action, best: Action) -> str:
     fold decision (push or fold); any other discard a discard."""
     assert obs.seat is not None
     types = {played.type, best.type}
-    if types & _WINS:
+    if types & WINS:
         return "win"
     if ActionType.RIICHI in types:
         return "riichi"
-    if types & _KANS:
+    if types & KANS:
         return "kan"
     if types & _CALLS:
         return "call"
@@ -551,20 +369,13 @@ def seat_of(players: Sequence[str], seat: int | None, name: str | None) -> int:
 
 __all__ = [
     "KINDS",
-    "THRESHOLD",
+    "LARGE",
     "Decision",
-    "ExpertReviewer",
-    "MjaiReviewer",
     "Option",
     "Review",
-    "ReviewError",
-    "Reviewer",
     "Tally",
     "action_text",
     "decision_kind",
-    "mortal_values",
     "review_match",
-    "reviewer_for",
-    "same",
     "seat_of",
 ]

@@ -9,16 +9,8 @@ from pathlib import Path
 
 import click
 
-from riichi.bots.review import (
-    KINDS,
-    Decision,
-    Review,
-    ReviewError,
-    Tally,
-    review_match,
-    reviewer_for,
-    seat_of,
-)
+from riichi.bots.review import KINDS, Decision, Review, Tally, review_match, seat_of
+from riichi.bots.reviewers import ReviewError, reviewer_for
 from riichi.cli.options import plural
 from riichi.formats import LogFormatError, UnsupportedLogError
 from riichi.formats.replay import load_match

@@ -39,7 +39,8 @@ from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from riichi.bots.review import ExpertReviewer, Review, ReviewError, review_match, seat_of
+from riichi.bots.review import Review, review_match, seat_of
+from riichi.bots.reviewers import ExpertReviewer, ReviewError
 from riichi.errors import RiichiError, excerpt
 from riichi.formats import LogFormatError, UnsupportedLogError
 from riichi.formats.replay import load_match
