@@ -212,7 +212,8 @@ async def run(args: argparse.Namespace) -> list[float]:
     length = "east" if rated else "south"
     tables = new_tables(workdir / "bench.db", args.tables, args.bots, length, rated)
     started = time.monotonic()
-    server = Server(workdir / "bench.db", 0.5 if rated else 0.0)
+    reviews = ("--reviews-per-minute", "100000") if args.reviews else ()
+    server = Server(workdir / "bench.db", 0.5 if rated else 0.0, *reviews)
     print(f"server up in {time.monotonic() - started:.1f} s with {args.tables} live tables")
     try:
         rng = random.Random(args.seed)

@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, func, select
 from starlette.testclient import TestClient
 
 from riichi.formats.tenhou6 import write_tenhou6
-from riichi.server import create_app
+from riichi.server import Limits, create_app
 from riichi.server.reviews import MAX_LOG, ReviewBusy, ReviewDesk
 from riichi.server.storage import reviews
 from server_helpers import Seat, new_table
@@ -159,3 +159,13 @@ def test_an_upload_from_another_sites_page_is_refused(tmp_path: Path, origin: st
     with TestClient(create_app(f"sqlite:///{tmp_path / 'r.db'}")) as client:
         answer = client.post("/api/reviews", json={"log": "x"}, headers={"origin": origin})
         assert answer.status_code == 403
+
+
+def test_an_address_asks_for_reviews_at_a_bounded_rate(tmp_path: Path) -> None:
+    limits = Limits(reviews_per_address="3 per minute")
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'r.db'}", limits=limits)) as client:
+        for _ in range(3):
+            assert client.post("/api/reviews", json={"log": "hello"}).status_code == 400
+        refused = client.post("/api/reviews", json={"log": "hello"})
+        assert refused.status_code == 429 and "too many review" in refused.json()["error"]
+        assert client.get("/api/games/any/review/0").status_code == 429

@@ -99,6 +99,13 @@ db_option = click.option(
     "rate limits through; also from RIICHI_REDIS.",
 )
 @click.option(
+    "--reviews-per-minute",
+    default=30,
+    show_default=True,
+    type=click.IntRange(1, 1_000_000),
+    help="Review requests one address may make a minute (asked or pasted).",
+)
+@click.option(
     "--review-workers",
     default=1,
     show_default=True,
@@ -119,6 +126,7 @@ def serve_command(
     workers: int,
     shared: bool,
     redis_url: str | None,
+    reviews_per_minute: int,
     review_workers: int,
     access_log: bool,
 ) -> None:
@@ -159,6 +167,7 @@ def serve_command(
         "sockets_per_address": sockets_per_address,
         "tables_per_minute": tables_per_minute,
         "review_workers": review_workers,
+        "reviews_per_minute": reviews_per_minute,
     }
     many = workers > 1
     if many:  # each worker process builds the app from these (see app_from_env)
@@ -208,6 +217,7 @@ def app_from_settings(settings: dict[str, Any]) -> Any:
         limits=Limits(
             sockets_per_address=settings["sockets_per_address"],
             tables_per_address=f"{settings['tables_per_minute']} per minute",
+            reviews_per_address=f"{settings.get('reviews_per_minute', 30)} per minute",
         ),
     )
 

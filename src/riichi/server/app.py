@@ -359,11 +359,15 @@ def create_app(
         return JSONResponse(await server().page("over", limit, offset))
 
     async def reviewer_key(request: Request) -> str:
-        """Who asks for a review: one at a time each (an account, or a guest's address)."""
+        """Who asks for a review: one at a time each (an account, or a guest's address);
+        an address asks at a bounded rate, before anything it sent is read."""
+        address = client_address(request)
+        if not server().rates.hit(limits.reviews_per_address, f"review:{address}"):
+            raise HttpError("too many review requests from your address: wait a minute", 429)
         session = await session_of(request)
         if session is not None:
             return f"account:{session.account.id}"
-        return f"address:{client_address(request)}"
+        return f"address:{address}"
 
     def seat_param(text: str) -> int:
         if not text.isdigit() or len(text) > 1:
@@ -382,6 +386,7 @@ def create_app(
     async def upload_review(request: Request) -> Response:
         """Review a pasted or uploaded log: ``{"log": text, "seat": n | "name": s,
         "keep": bool}``."""
+        who = await reviewer_key(request)
         body = await read_json(request, MAX_LOG + 4096)
         fields = body if isinstance(body, dict) else {}
         log, seat, name = fields.get("log"), fields.get("seat"), fields.get("name")
@@ -391,7 +396,6 @@ def create_app(
             raise HttpError('"seat" is a seat number', 400)
         if name is not None and (not isinstance(name, str) or len(name) > 64):
             raise HttpError('"name" is a player\'s name', 400)
-        who = await reviewer_key(request)
         try:
             done = await server().reviews.of_log(
                 log.encode(), seat, name, fields.get("keep") is True, who

@@ -39,6 +39,7 @@ class Limits:
     sockets_per_address: int = 32
     sockets: int = 20_000
     tables_per_address: str = "30 per minute"  # see `limits.parse` for the syntax
+    reviews_per_address: str = "30 per minute"  # review requests, asked or pasted
     # live tables in all; a signed-in person with no table in play is never refused
     live_tables: int = 5000
     guest_tables: int = 500  # live tables opened by guests, all together
