@@ -71,6 +71,8 @@ class Decision:
     tiles: str  # the seat's concealed hand (after its draw)
     drawn: str | None
     scores: tuple[int, ...]
+    dora: str  # the indicators showing
+    riichi: tuple[int, ...]  # the seats in riichi
     played: Action
     played_text: str
     options: tuple[Option, ...]  # best first, as the reviewer weighs them
@@ -95,6 +97,8 @@ class Decision:
             "tiles": self.tiles,
             "drawn": self.drawn,
             "scores": list(self.scores),
+            "dora": self.dora,
+            "riichi": list(self.riichi),
             "played": self.played.to_dict(),
             "played_text": self.played_text,
             "best": self.best.text,
@@ -345,6 +349,8 @@ def _decide(
         tiles=tiles_name(obs.hand, reds),
         drawn=None if obs.drawn is None else tile_name(obs.drawn, reds),
         scores=obs.scores,
+        dora=tiles_name(obs.dora_indicators, reds),
+        riichi=tuple(s for s, r in enumerate(obs.riichi) if r),
         played=played,
         played_text=action_text(played, reds),
         options=tuple(options),

@@ -152,6 +152,10 @@ def _bars(review: Review, d: Decision) -> str:
     return "<table>" + "".join(rows) + "</table>"
 
 
+def _riichi_text(review: Review, d: Decision) -> str:
+    return "".join(f"; {review.players[s]} in riichi" for s in d.riichi)
+
+
 def review_html(review: Review) -> str:
     """The review as one page that needs nothing else: the summary, the table by kind
     and by hand, every decision with the reviewer's options as bars; mistakes marked
@@ -202,7 +206,9 @@ def review_html(review: Review) -> str:
             f"<div class='decision {d.grade}' id='d{i}'>"
             f"<b>turn {d.turn + 1}, {_esc(d.kind)}</b>: played {_esc(d.played_text)};"
             f" reviewer: {_esc(d.best.text)}{_esc(loss)}"
-            f"<div class='tiles'>{_esc(d.tiles)}{_esc(drawn)}</div>{_bars(review, d)}</div>"
+            f"<div class='tiles'>{_esc(d.tiles)}{_esc(drawn)}</div>"
+            f"<div>dora indicators {_esc(d.dora)}{_esc(_riichi_text(review, d))};"
+            f" scores {_esc(', '.join(f'{x:,}' for x in d.scores))}</div>{_bars(review, d)}</div>"
         )
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
