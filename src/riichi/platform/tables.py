@@ -63,6 +63,7 @@ class TableKind(Enum):
     RATED = "rated"
     DAILY = "daily"
     TOURNAMENT = "tournament"
+    MONEY = "money"  # people against people for chips, seated from the money lobby
 
 
 Kind = TableKind | str  # a kind, or the name of one registered in KINDS by its name
@@ -82,6 +83,9 @@ class KindRules:
     preset: str | None = None  # the rules it is played by, when the kind fixes them
     length: Length | None = None
     hands_to: str | None = None  # the row (by table id) that keeps each hand's changes
+    # its people sit one by one, each putting up its reserve as it sits, before the
+    # table opens (full) from that offer
+    seated_first: bool = False
 
 
 TIMED = frozenset({Pool.STANDARD, Pool.RELAXED})
@@ -111,6 +115,11 @@ KINDS: dict[str, KindRules] = {
     ),
     TableKind.TOURNAMENT.value: KindRules(
         lobby=False, guests=False, clocks=ALL_CLOCKS, always_watched=True
+    ),
+    # 002 between people: no roster computer, which the house would back against
+    # players who may share what they see; on a clock, so a leaver's seat plays on
+    TableKind.MONEY.value: KindRules(
+        lobby=False, guests=False, clocks=TIMED, money=True, seated_first=True
     ),
 }
 
@@ -270,6 +279,7 @@ class OpenPlan:
     transfers: tuple[Transfer, ...] = ()  # reserves into the table's escrow
     stakes: tuple[tuple[int, int], ...] = ()  # (account, chips) within the money limits
     dequeue: tuple[int, ...] = ()  # accounts that leave the rated queue
+    offer: str | None = None  # the money offer the table opens from, closed with it
 
 
 def opening(
@@ -284,7 +294,9 @@ def opening(
     given the table's id), each seat's reserve at a money table, and at a rated table
     its people leave the queue."""
     seated = [(s, spec.account) for s, spec in enumerate(seats) if spec.account is not None]
-    held = reserve(rules, bet) if bet else 0
+    allowed = kind_rules(kind)
+    # a table seated first holds its reserves already, in the escrow of its own id
+    held = reserve(rules, bet) if bet and not allowed.seated_first else 0
     return OpenPlan(
         rows=(
             *(
@@ -297,7 +309,8 @@ def opening(
         if held
         else (),
         stakes=tuple((account, held) for _, account in seated) if held else (),
-        dequeue=tuple(account for _, account in seated) if kind_rules(kind).rated else (),
+        dequeue=tuple(account for _, account in seated) if allowed.rated else (),
+        offer=table_id if allowed.seated_first else None,
     )
 
 

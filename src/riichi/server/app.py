@@ -51,6 +51,7 @@ from riichi.server.auth import (
 from riichi.server.clock import Clock, SystemClock
 from riichi.server.hub import Busy, Server, paged
 from riichi.server.limits import LimitError, Limits, Pace, parse_json
+from riichi.server.notices import ONLINE_SECONDS
 from riichi.server.registry import Elsewhere
 from riichi.server.relay import CLOSE_RELAY, RemoteTable
 from riichi.server.reviews import MAX_LOG, ReviewBusy
@@ -414,6 +415,36 @@ def create_app(
             return _error(str(exc), exc.status)
         return Response(found, media_type="application/json")
 
+    async def money(request: Request) -> Response:
+        """The money lobby (GET), or a new money table between people (POST)."""
+        hub = server()
+        if request.method == "GET":
+            session = await session_of(request)
+            return JSONResponse(await hub.money.lobby(session.account if session else None))
+        body = await read_json(request)
+        session = await signed_in(request)
+        device, _ = device_of(request)
+        marks = hub.marks(client_address(request), device)
+        return JSONResponse(await hub.money.create(session.account, body, marks), status_code=201)
+
+    async def money_action(request: Request) -> Response:
+        await read_json(request)
+        session = await signed_in(request)
+        hub = server()
+        offer, action = request.path_params["id"], request.path_params["action"]
+        if action == "sit":
+            device, _ = device_of(request)
+            marks = hub.marks(client_address(request), device)
+            return JSONResponse(await hub.money.sit(session.account, offer, marks))
+        if action == "leave":
+            return JSONResponse(await hub.money.leave(session.account, offer))
+        raise NotFound(f"no money table action {excerpt(action)}")
+
+    async def online(request: Request) -> Response:
+        """Who is online among the people you played with or invited."""
+        session = await signed_in(request)
+        return JSONResponse({"online": await server().online(session.account)})
+
     async def watch_list(request: Request) -> Response:
         limit, offset = paging(request)
         return JSONResponse(await server().page("live", limit, offset, watchable=True))
@@ -520,6 +551,14 @@ def create_app(
         return Response(data, media_type=kind, headers=headers)
 
     async def table_socket(websocket: WebSocket) -> None:
+        await counted_socket(websocket, serve_viewer)
+
+    async def channel_socket(websocket: WebSocket) -> None:
+        await counted_socket(websocket, serve_channel)
+
+    async def counted_socket(websocket: WebSocket, serve: Any) -> None:
+        """A websocket from this site's pages, counted against its address's allowance,
+        served by ``serve(websocket, address, refuse)``."""
         address = client_address(websocket)
         await websocket.accept()
 
@@ -544,13 +583,55 @@ def create_app(
             return
         hub.sockets[address] += 1
         try:
-            await serve_viewer(websocket, address, refuse)
+            await serve(websocket, address, refuse)
         finally:
             hub.sockets[address] -= 1
             if hub.sockets[address] <= 0:
                 del hub.sockets[address]
             if shared is not None:
                 await shared.release(address)
+
+    async def serve_channel(websocket: WebSocket, address: str, refuse: Any) -> None:
+        """A signed-in person's live channel (``notices``): ``hello``, then each notice
+        as it comes; what the client sends is read (at most a message's size) and
+        dropped."""
+        session = await session_of(websocket)
+        if session is None:
+            await refuse("sign in first", CLOSE_REFUSED)
+            return
+        hub = server()
+        account = session.account.id
+        channel = hub.notices.open(account)
+
+        async def keep_online() -> None:
+            while hub.relay is not None:
+                with contextlib.suppress(Exception):
+                    await hub.relay.mark_online(account, ONLINE_SECONDS)
+                await asyncio.sleep(ONLINE_SECONDS / 2)
+
+        async def drain() -> None:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+
+        marker = asyncio.create_task(keep_online())
+        reader = asyncio.create_task(drain())
+        try:
+            await websocket.send_json({"type": "hello", "account": account})
+            while not reader.done():
+                getter = asyncio.create_task(channel.queue.get())
+                done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+                if getter not in done:
+                    getter.cancel()
+                    break
+                await websocket.send_json({"type": "notice", **getter.result()})
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            hub.notices.close(channel)
+            for task in (marker, reader):
+                task.cancel()
 
     async def serve_viewer(websocket: WebSocket, address: str, refuse: Any) -> None:
         table_id = websocket.path_params["id"]
@@ -680,6 +761,7 @@ def create_app(
         Route("/chips", page),
         Route("/compare/{a}/{b}", page),
         Route("/review", page),
+        Route("/money", page),
         Route("/review/{game}/{seat}", page),
         Route("/api/health", health),
         Route("/api/presets", presets),
@@ -696,6 +778,9 @@ def create_app(
         Route("/api/games/{id}/{fmt}", game_file),
         Route("/api/games/{id}/review/{seat}", game_review),
         Route("/api/reviews", upload_review, methods=["POST"]),
+        Route("/api/money", money, methods=["GET", "POST"]),
+        Route("/api/money/{id}/{action}", money_action, methods=["POST"]),
+        Route("/api/online", online),
         Route("/api/reviews/{game}/{seat}", kept_review),
         Route("/api/watch", watch_list),
         Route("/api/leaderboard", leaderboard),
@@ -706,6 +791,7 @@ def create_app(
         Route("/api/tournaments/{id}", tournament),
         Route("/api/tournaments/{id}/{action}", tournament_action, methods=["POST"]),
         WebSocketRoute("/ws/tables/{id}", table_socket),
+        WebSocketRoute("/ws/me", channel_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 

@@ -10,6 +10,7 @@ and rebuilds run in worker threads, writes go through the store's writer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import logging
@@ -44,6 +45,8 @@ from riichi.server.auth import Auth
 from riichi.server.clock import Clock
 from riichi.server.daily import DailyDesk
 from riichi.server.limits import Limits, RateLimits
+from riichi.server.money import MoneyDesk
+from riichi.server.notices import Notices
 from riichi.server.records import RecordStore
 from riichi.server.registry import Elsewhere, Registry
 from riichi.server.relay import Relay
@@ -128,6 +131,12 @@ class Server:
         self.finished = alru_cache(maxsize=32)(self._finished)
         self.download = alru_cache(maxsize=8)(self._download)
         self.reviews = ReviewDesk(store.engine, review_workers)
+        self.notices = Notices()
+        self.money = MoneyDesk(self.registry, self.notices.send)
+        self.tournaments.notify = self.notices.send
+        if self.relay is not None:  # a notice reaches a channel on any process
+            self.relay.notices = self.notices
+            self.notices.publish = self.relay.publish_notice
 
     @property
     def tables(self) -> dict[str, LiveTable]:
@@ -155,6 +164,7 @@ class Server:
             asyncio.create_task(self._match_players(), name="matchmaker"),
             asyncio.create_task(_keep_collections_short(), name="gc"),
             asyncio.create_task(self.tournaments.run(), name="tournaments"),
+            asyncio.create_task(self.money.run(), name="money"),
         ]
 
     async def close(self) -> None:
@@ -362,7 +372,30 @@ class Server:
         ]
         pool = next(w.pool for w in group if w is not None)
         new = fresh_table(rules, seats, TableKind.RATED, self.clock.now(), pool=pool)
-        return await self.registry.open_table(new, rules, seats)
+        table = await self.registry.open_table(new, rules, seats)
+        for spec in seats:
+            if spec.account is not None:
+                self.notices.send(
+                    spec.account,
+                    {
+                        "kind": "table",
+                        "text": "your rated table is seated",
+                        "link": f"/table/{table.id}",
+                    },
+                )
+        return table
+
+    async def online(self, account: Account) -> list[dict[str, Any]]:
+        """Who is online (a live channel open) among the people this account played
+        with or invited, or who invited it: no one else."""
+        known = await asyncio.to_thread(self.store.accounts.acquaintances, account.id)
+        here = self.notices.online_here()
+        on = {a for a in known if a in here}
+        if self.relay is not None:
+            with contextlib.suppress(Exception):  # Redis away: this process's own
+                on |= await self.relay.online(sorted(known - on))
+        names = await asyncio.to_thread(self.store.accounts.names, sorted(on))
+        return [{"account": a, "name": names[a]} for a in sorted(on) if a in names]
 
     async def mine(self, account: Account) -> list[dict[str, Any]]:
         """The live tables this account sits at, to rejoin."""

@@ -26,6 +26,7 @@ from riichi.server.storage import (
     StorageError,
     balance,
     ledger,
+    offers,
     post,
     tables,
     tournaments,
@@ -73,9 +74,10 @@ class ChipStore:
     def audit(self, limits: MoneyLimits = MONEY) -> list[str]:
         """What is wrong with the books, if anything: chips created or destroyed, a
         player or an escrow below zero, an escrow still holding chips after its game
-        or tournament ended; and what is out of line: a house that has lost more than
-        its floor (counting what it may still lose at the money tables in play), an
-        account whose winnings at money tables stand far above fair play's."""
+        or tournament ended, or holding chips for nothing there is; and what is out of
+        line: a house that has lost more than its floor (counting what it may still
+        lose at the money tables in play), an account whose winnings at money tables
+        stand far above fair play's."""
         with self.engine.connect() as conn:
             books = _balances(conn)
             ended_tables = {
@@ -90,6 +92,12 @@ class ChipStore:
                     select(tournaments.c.id).where(tournaments.c.status.in_(("over", "cancelled")))
                 )
             }
+            # what an escrow may hold for: a table, a tournament, a money offer waiting
+            known = {
+                *conn.execute(select(tables.c.id)).scalars(),
+                *conn.execute(select(tournaments.c.id)).scalars(),
+                *conn.execute(select(offers.c.id)).scalars(),
+            }
         problems = []
         if sum(books.values()) != 0:
             problems.append(f"the books sum to {sum(books.values())}, not 0")
@@ -99,6 +107,8 @@ class ChipStore:
             kind, _, ref = who.partition(":")
             if kind == "escrow" and amount and (ref in ended_tables or ref in ended_tournaments):
                 problems.append(f"{who} still holds {amount} after its end")
+            elif kind == "escrow" and amount and ref not in known:
+                problems.append(f"{who} holds {amount} for no table, tournament or offer")
         house = books.get(HOUSE, 0)
         exposure = self.exposure()
         if house - exposure < limits.house_floor:

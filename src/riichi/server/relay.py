@@ -34,6 +34,7 @@ import redis.asyncio as redis
 
 from riichi.platform.leases import RENEW_EVERY
 from riichi.server.limits import Limits
+from riichi.server.notices import Notices
 from riichi.server.registry import Elsewhere, GameFinished, Registry
 from riichi.server.table import (
     CLOSE_MOVED,
@@ -93,6 +94,7 @@ class Relay:
         self.sockets = SharedSockets(self)
         self._beat: asyncio.Task[None] | None = None
         self._owners: asyncio.Task[None] | None = None
+        self.notices: Notices | None = None  # the people's channels here (the hub's)
 
     def _broadcast(self, event: GameFinished) -> None:
         """A bus event of this process, for the listeners of the others."""
@@ -107,6 +109,30 @@ class Relay:
         task = asyncio.create_task(send())
         self._sent.add(task)
         task.add_done_callback(self._sent.discard)
+
+    def publish_notice(self, account: int, notice: dict[str, Any]) -> None:
+        """A notice for a person whose channel may be on another process."""
+        message = {"op": "notice", "from": self.me, "account": account, "notice": notice}
+
+        async def send() -> None:
+            try:
+                await self.redis.publish(EVENTS, json.dumps(message))
+            except Exception as exc:  # a notice lost: the lobby's lists still show it
+                log.warning("relay: a notice was not sent (%s)", exc)
+
+        task = asyncio.create_task(send())
+        self._sent.add(task)
+        task.add_done_callback(self._sent.discard)
+
+    async def online(self, accounts: list[int]) -> set[int]:
+        """Which of ``accounts`` have a channel open on any process."""
+        if not accounts:
+            return set()
+        marks = await self.redis.mget([f"riichi:online:{a}" for a in accounts])
+        return {a for a, mark in zip(accounts, marks, strict=True) if mark is not None}
+
+    async def mark_online(self, account: int, seconds: int) -> None:
+        await self.redis.set(f"riichi:online:{account}", self.me, ex=seconds)
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._listen(), name="relay")
@@ -219,6 +245,11 @@ class Relay:
             if message.get("from") != self.me:
                 fields = {k: message[k] for k in ("table_id", "kind", "finished")}
                 self.registry.bus.deliver(GameFinished(**fields))
+        elif op == "notice":
+            if message.get("from") != self.me and self.notices is not None:
+                notice = message.get("notice")
+                if isinstance(notice, dict):
+                    self.notices.deliver(int(message["account"]), notice)
         elif op == "out":  # for a client this process relays for
             remote = self.local.get(conn)
             if remote is not None:

@@ -331,6 +331,31 @@ reviews = Table(
     Column("owner", String(64), nullable=True),  # who kept it
 )
 
+# Money tables between people, before they start (riichi.server.money): an offer and
+# the accounts seated at it, each of whose reserve is in the escrow of the table to be
+offers = Table(
+    "offers",
+    metadata,
+    Column("id", String(32), primary_key=True),  # the table's id once it starts
+    Column("rules", Text, nullable=False),  # RuleSet JSON
+    Column("pool", String(16), nullable=False),
+    Column("bet", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("creator", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("invited", Text),  # JSON list of account ids who may sit; null: anyone
+)
+
+offer_seats = Table(
+    "offer_seats",
+    metadata,
+    Column("offer_id", String(32), ForeignKey("offers.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("address", String(64)),  # keyed hashes, as the rated queue keeps them
+    Column("device", String(64)),
+    Column("joined", Float, nullable=False),
+)
 
 OPERATOR = "operator"  # the role that may add the house's chips
 CLOSED = "closed"  # the status of an untimed table closed for want of play
@@ -524,6 +549,8 @@ class Store:
                     if row.duplicate is None:
                         raise
                     raise StorageError(row.duplicate) from None
+            if plan.offer is not None:
+                _close_offer(conn, plan.offer, [seat.get("account") for seat in new.seats])
             if plan.dequeue:
                 left = conn.execute(
                     delete(queue_table).where(queue_table.c.account_id.in_(plan.dequeue))
@@ -940,6 +967,30 @@ class AccountStore:
             rows = conn.execute(select(queue_table).order_by(queue_table.c.since)).all()
         return [(r.account_id, r.pool, r.since, r.address, r.device) for r in rows]
 
+    def acquaintances(self, account_id: int, tables_back: int = 200) -> set[int]:
+        """The accounts this one sat with at its last ``tables_back`` tables, and those
+        it invited to a money table or that invited it."""
+        mine = (
+            select(players.c.table_id)
+            .where(players.c.account_id == account_id)
+            .order_by(players.c.table_id.desc())
+            .limit(tables_back)
+            .subquery()
+        )
+        with self.engine.connect() as conn:
+            sat = conn.execute(
+                select(players.c.account_id).where(players.c.table_id.in_(select(mine.c.table_id)))
+            ).scalars()
+            known = {int(a) for a in sat}
+            for creator, invited in conn.execute(select(offers.c.creator, offers.c.invited)):
+                listed = set(json.loads(invited)) if invited else set()
+                if creator == account_id:
+                    known |= listed
+                elif account_id in listed:
+                    known.add(creator)
+        known.discard(account_id)
+        return known
+
     def tables_of(self, account_id: int, status: str = "live") -> list[tuple[str, int, str]]:
         """(table id, seat, kind) of the tables where the account sits."""
         query = (
@@ -1001,6 +1052,23 @@ def post(conn: Connection, event: str, transfers: list[Transfer], now: float) ->
                 event=event, source=t.source, target=t.target, amount=t.amount, created=now
             )
         )
+
+
+def _close_offer(conn: Connection, offer: str, accounts_by_seat: list[int | None]) -> None:
+    """A money offer becomes its table: it must still seat exactly these accounts (one
+    who left since would have taken its reserve back); its rows go."""
+    locked = conn.execute(update(offers).where(offers.c.id == offer).values(id=offers.c.id))
+    seated = dict(
+        conn.execute(
+            select(offer_seats.c.seat, offer_seats.c.account_id).where(
+                offer_seats.c.offer_id == offer
+            )
+        ).all()
+    )
+    if locked.rowcount != 1 or seated != dict(enumerate(accounts_by_seat)):
+        raise StorageError(f"money table {offer}: its seats changed before it started")
+    conn.execute(delete(offer_seats).where(offer_seats.c.offer_id == offer))
+    conn.execute(delete(offers).where(offers.c.id == offer))
 
 
 class ChipsShort(StorageError):

@@ -108,15 +108,17 @@ def fresh_table(
     seed: str | None = None,
     bot_seed: str | None = None,
     rows: Sequence[Row] = (),
+    table_id: str | None = None,
     **fields: Any,
 ) -> NewTable:
     """A new table's row and what is written with it (``opening``: who sits where,
-    ``rows`` of a desk, a money table's reserves): a fresh id and salt, the
+    ``rows`` of a desk, a money table's reserves): a fresh id (unless given: a money
+    offer's) and salt, the
     commitment to its seed (a secret random one unless given) and the bots' own
     secret stream (unless given)."""
     seed = seed or secrets.token_hex(16)
     salt = secrets.token_hex(16)
-    table_id = secrets.token_hex(8)
+    table_id = table_id or secrets.token_hex(8)
     bet = int(fields.get("bet", 0))
     return NewTable(
         id=table_id,

@@ -432,6 +432,8 @@ class TournamentDesk:
         self._lock = asyncio.Lock()  # one step at a time
         self._planning = asyncio.Semaphore(1)  # one seating plan made at a time
         self._woken = asyncio.Event()  # a tournament's table ended: step at once
+        # tells a person their table started (the site's live channel sets it)
+        self.notify: Callable[[int, dict[str, Any]], None] = lambda account, notice: None
 
     async def _operator(self, account: Account) -> bool:
         return await asyncio.to_thread(self.registry.store.accounts.is_operator, account.id)
@@ -707,7 +709,17 @@ class TournamentDesk:
                 watchable=True,
                 rows=[Row("tournament_tables", row)],
             )
-            await self.registry.open_table(new, t.rules, seats)
+            table = await self.registry.open_table(new, t.rules, seats)
+            for spec in seats:
+                if spec.account is not None:
+                    self.notify(
+                        spec.account,
+                        {
+                            "kind": "table",
+                            "text": f"{t.name}: your round {round_} table has started",
+                            "link": f"/table/{table.id}",
+                        },
+                    )
 
 
 def _whole(body: dict[str, Any], key: str, low: int, high: int, default: int) -> int:

@@ -1,0 +1,220 @@
+"""Money tables between people (002): the money lobby, seats taken with their reserve
+and left with it back, the table started when full, settled per seat; the ledger sums
+to zero and its audit is clean after every step; the live channel says it started."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from riichi.platform.chips import START_CHIPS, escrow, reserve
+from riichi.server import create_app
+from riichi.server.auth import COOKIE
+from riichi.server.clock import FakeClock
+from riichi.server.ledger import ChipStore
+from riichi.server.table import rules_of
+from server_helpers import Running, choose
+
+ONE_HAND_WTA = {
+    "rules": "riichi-basic",
+    "switches": {
+        "settlement": "winner-takes-all",
+        "length": "one-hand",
+        "lengths": ["one-hand", "east", "south"],
+    },
+}
+HOUSE_EAST = {"rules": "riichi-basic", "length": "east", "switches": {"settlement": "house"}}
+
+
+class Person:
+    """A browser of its own, from an address of its own, signed in as its account."""
+
+    def __init__(self, site: Running, n: int, name: str) -> None:
+        self.site, self.address = site, f"127.0.4.{n}"
+        transport = httpx.HTTPTransport(local_address=self.address)
+        self.http = httpx.Client(base_url=site.url, transport=transport, timeout=30)
+        made = self.http.post("/api/register", json={"name": name, "password": "correct horse"})
+        assert made.status_code == 201, made.text
+
+    def get(self, path: str) -> httpx.Response:
+        return self.http.get(path)
+
+    def post(self, path: str, json: Any = None) -> httpx.Response:
+        return self.http.post(path, json={} if json is None else json)
+
+    def socket(self, path: str) -> Any:
+        sock = socket.create_connection(
+            ("127.0.0.1", self.site.port), source_address=(self.address, 0)
+        )
+        cookie = f"{COOKIE}={self.http.cookies.get(COOKIE)}"
+        return connect(
+            f"ws://127.0.0.1:{self.site.port}{path}",
+            sock=sock,
+            additional_headers={"Cookie": cookie},
+        )
+
+
+def people(site: Running, names: list[str], first: int = 1) -> list[Person]:
+    return [Person(site, first + i, name) for i, name in enumerate(names)]
+
+
+def chips(person: Person) -> int:
+    return int(person.get("/api/chips").json()["balance"])
+
+
+def books(site: Running) -> ChipStore:
+    return ChipStore(site.app.state.server.store.engine)
+
+
+def clean(site: Running) -> None:
+    """The books sum to zero, and the audit finds nothing."""
+    store = books(site)
+    assert sum(store.balances().values()) == 0
+    assert store.audit() == []
+
+
+def receive(ws: Any) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(ws.recv(timeout=30))
+    return message
+
+
+def play_out(everyone: list[Person], table: str) -> None:
+    """Four people play the table to its end, each from its own session."""
+    sockets = [p.socket(f"/ws/tables/{table}") for p in everyone]
+    try:
+        seats = []
+        for ws in sockets:
+            hello = receive(ws)
+            assert hello["type"] == "hello" and hello["seat"] is not None, hello
+            seats.append([ws, hello["state"], hello["version"]])
+        over = False
+        while not over:
+            for entry in seats:
+                ws = entry[0]
+                ws.send(json.dumps({"type": "ready"}))  # past a hand's result, at once
+                ws.send(json.dumps({"type": "sync"}))
+                while True:
+                    message = receive(ws)
+                    if message["type"] == "state":
+                        entry[1], entry[2] = message["state"], message["version"]
+                        break
+                state = entry[1]
+                if state["over"]:
+                    over = True
+                    break
+                if state["legal"]:
+                    action = {"type": "action", "version": entry[2], "action": choose(state)}
+                    ws.send(json.dumps(action))
+                    while receive(ws)["type"] not in ("ack", "error"):
+                        pass
+    finally:
+        for ws in sockets:
+            ws.close()
+
+
+@pytest.mark.parametrize("rules", [ONE_HAND_WTA, HOUSE_EAST], ids=["wta-one-hand", "house"])
+def test_four_people_sit_play_and_are_settled(tmp_path: Path, rules: dict[str, Any]) -> None:
+    site = Running(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock()))
+    try:
+        ann, bea, cy, dee = people(site, ["Anna", "Bean", "Cyd", "Deea"])
+        held = reserve(rules_of(rules), 100)
+        made = ann.post("/api/money", json={**rules, "clock": "standard", "bet": 100})
+        assert made.status_code == 201, made.text
+        offer = made.json()
+        assert offer["reserve"] == held and [s["name"] for s in offer["seats"]] == ["Anna"]
+        assert chips(ann) == START_CHIPS - held
+        clean(site)
+        # the lobby shows it to anyone, with its seats taken
+        listed = bea.get("/api/money").json()["offers"]
+        assert [o["id"] for o in listed] == [offer["id"]] and listed[0]["bet"] == 100
+        # a seat taken twice, or by a second account of one browser, is refused
+        again = ann.post(f"/api/money/{offer['id']}/sit")
+        assert again.status_code == 400 and "already" in again.json()["error"]
+        # leave before the start: the reserve comes back
+        assert bea.post(f"/api/money/{offer['id']}/sit").status_code == 200
+        assert chips(bea) == START_CHIPS - held
+        assert bea.post(f"/api/money/{offer['id']}/leave").json()["left"] is True
+        assert chips(bea) == START_CHIPS
+        clean(site)
+        with ann.socket("/ws/me") as channel:
+            assert receive(channel)["type"] == "hello"
+            for who in (bea, cy):
+                answer = who.post(f"/api/money/{offer['id']}/sit")
+                assert answer.status_code == 200 and "table" not in answer.json()
+                clean(site)
+            last = dee.post(f"/api/money/{offer['id']}/sit").json()
+            assert last["table"] == offer["id"]  # full: the table starts
+            notice = receive(channel)
+            assert notice["type"] == "notice" and notice["link"] == f"/table/{offer['id']}"
+        table = offer["id"]
+        assert bea.get("/api/money").json()["offers"] == []
+        assert books(site).balance(escrow(table)) == 4 * held
+        late = bea.post(f"/api/money/{table}/leave")
+        assert late.status_code == 404  # started: leaving no longer returns the reserve
+        clean(site)
+        play_out([ann, bea, cy, dee], table)
+        assert books(site).balance(escrow(table)) == 0
+        after = [chips(p) for p in (ann, bea, cy, dee)]
+        assert sum(after) == 4 * START_CHIPS and after != [START_CHIPS] * 4
+        clean(site)
+    finally:
+        site.stop()
+
+
+def test_offers_refuse_what_the_money_model_does_not_allow(tmp_path: Path) -> None:
+    site = Running(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock()))
+    try:
+        ann, bea = people(site, ["Anna", "Bean"])
+        base = {**ONE_HAND_WTA, "clock": "standard", "bet": 100}
+        for body, said in [
+            ({**base, "clock": "untimed"}, "on a clock"),
+            ({**base, "bet": 0}, "from 1 to"),
+            ({**base, "bet": True}, "whole number"),
+            ({**base, "bet": 10**9}, "from 1 to"),
+            ({"rules": "online", "clock": "standard", "bet": 100}, "needs one of"),
+            ({**base, "invite": ["Nobody"]}, "no account is called"),
+            ({**base, "seats": 3}, "unknown fields"),
+        ]:
+            refused = ann.post("/api/money", json=body)
+            assert refused.status_code == 400 and said in refused.json()["error"], (
+                body,
+                refused.text,
+            )
+        guest = httpx.post(f"{site.url}/api/money", json=base)
+        assert guest.status_code == 401
+        # by invitation: only those invited see it and may sit
+        private = ann.post("/api/money", json={**base, "invite": ["Bean"]}).json()
+        assert private["by_invitation"]
+        cy = people(site, ["Cyd"], first=3)[0]
+        assert cy.get("/api/money").json()["offers"] == []
+        refused = cy.post(f"/api/money/{private['id']}/sit")
+        assert refused.status_code == 400 and "invitation" in refused.json()["error"]
+        assert bea.post(f"/api/money/{private['id']}/sit").status_code == 200
+        # two money tables at once at most; more chips than one holds, refused
+        ann.post("/api/money", json=base)
+        third = ann.post("/api/money", json=base)
+        assert third.status_code == 400 and "limit is 2" in third.json()["error"]
+        clean(site)
+    finally:
+        site.stop()
+
+
+def test_two_accounts_from_one_address_never_sit_at_one_money_table(tmp_path: Path) -> None:
+    site = Running(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock()))
+    try:
+        ann = Person(site, 7, "Anna")
+        twin = Person(site, 7, "Annie")
+        body = {**ONE_HAND_WTA, "clock": "standard", "bet": 100}
+        offer = ann.post("/api/money", json=body).json()
+        refused = twin.post(f"/api/money/{offer['id']}/sit")
+        assert refused.status_code == 400 and "your address" in refused.json()["error"]
+        assert chips(twin) == START_CHIPS
+        clean(site)
+    finally:
+        site.stop()
