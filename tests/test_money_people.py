@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from riichi.platform.chips import START_CHIPS, escrow, reserve
@@ -216,5 +217,69 @@ def test_two_accounts_from_one_address_never_sit_at_one_money_table(tmp_path: Pa
         assert refused.status_code == 400 and "your address" in refused.json()["error"]
         assert chips(twin) == START_CHIPS
         clean(site)
+    finally:
+        site.stop()
+
+
+def test_a_full_offer_left_by_a_crash_starts_when_the_site_comes_back(tmp_path: Path) -> None:
+    """The process died between the last seat (stored with its reserve) and the start:
+    the next process opens the table, once, with every reserve in its escrow."""
+    from riichi.platform.offers import Sitter
+    from riichi.server.money import OfferStore
+
+    db = f"sqlite:///{tmp_path / 'm.db'}"
+    site = Running(create_app(db, clock=FakeClock()))
+    try:
+        ann, bea, cy, dee = people(site, ["Anna", "Bean", "Cyd", "Deea"])
+        offer = ann.post("/api/money", json={**HOUSE_EAST, "clock": "standard", "bet": 80}).json()
+        for who in (bea, cy):
+            assert who.post(f"/api/money/{offer['id']}/sit").status_code == 200
+        me = dee.get("/api/me").json()["account"]
+        engine = site.app.state.server.store.engine
+        OfferStore(engine).sit(offer["id"], Sitter(me["id"]), "Deea", 0.0)  # then the crash
+        clean(site)
+    finally:
+        site.stop()
+    again = Running(create_app(db, clock=FakeClock()))
+    try:
+        info = httpx.get(f"{again.url}/api/tables/{offer['id']}")
+        assert info.status_code == 200 and info.json()["kind"] == "money"
+        assert httpx.get(f"{again.url}/api/money").json()["offers"] == []
+        held = reserve(rules_of(HOUSE_EAST), 80)
+        assert books(again).balance(escrow(offer["id"])) == 4 * held
+        clean(again)
+    finally:
+        again.stop()
+
+
+def test_the_live_channel_is_for_signed_in_people_and_drops_the_oldest(tmp_path: Path) -> None:
+    from riichi.server.notices import QUEUE, Notices
+
+    notices = Notices()
+    channel = notices.open(7)
+    for n in range(QUEUE + 5):
+        notices.send(7, {"n": n})
+    notices.send(8, {"n": "not yours"})
+    seen = [channel.queue.get_nowait()["n"] for _ in range(channel.queue.qsize())]
+    assert seen == list(range(5, QUEUE + 5))  # the oldest went, the sender never waited
+    notices.close(channel)
+    assert notices.online_here() == set()
+    site = Running(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock()))
+    try:
+        with connect(f"ws://127.0.0.1:{site.port}/ws/me") as ws:
+            refused = receive(ws)
+            assert refused["type"] == "error" and "sign in" in refused["message"]
+            with pytest.raises(ConnectionClosed):
+                receive(ws)
+        ann, bea = people(site, ["Anna", "Bean"])
+        body = {**ONE_HAND_WTA, "clock": "standard", "bet": 10, "invite": ["Bean"]}
+        with bea.socket("/ws/me") as channel_ws:
+            assert receive(channel_ws)["type"] == "hello"
+            assert ann.get("/api/online").json()["online"] == []  # not yet acquainted
+            ann.post("/api/money", json=body)
+            invited = receive(channel_ws)
+            assert invited["kind"] == "invited" and "Anna" in invited["text"]
+            assert ann.get("/api/online").json()["online"] == [{"account": 2, "name": "Bean"}]
+        assert httpx.get(f"{site.url}/api/online").status_code == 401
     finally:
         site.stop()
