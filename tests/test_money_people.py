@@ -283,3 +283,38 @@ def test_the_live_channel_is_for_signed_in_people_and_drops_the_oldest(tmp_path:
         assert httpx.get(f"{site.url}/api/online").status_code == 401
     finally:
         site.stop()
+
+
+def test_a_friend_invited_by_name_is_told_and_finds_the_seat(tmp_path: Path) -> None:
+    site = Running(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock()))
+    try:
+        ann, bea = people(site, ["Anna", "Bean"])
+        body = {
+            "kind": "private",
+            "rules": "tenhou",
+            "seats": ["human", "human", "efficiency", "efficiency"],
+            "invite": ["Bean"],
+        }
+        with bea.socket("/ws/me") as channel:
+            assert receive(channel)["type"] == "hello"
+            made = ann.post("/api/tables", json=body)
+            assert made.status_code == 201, made.text
+            table = made.json()["id"]
+            notice = receive(channel)
+            assert notice["kind"] == "invited" and notice["link"] == f"/table/{table}"
+        mine = bea.get("/api/me").json()["tables"]
+        assert [(t["id"], t["my_seat"]) for t in mine] == [(table, 1)]
+        with bea.socket(f"/ws/tables/{table}") as ws:  # no link: the session's seat
+            assert receive(ws)["seat"] == 1
+        for invite, said in [
+            (["Nobody"], "no account is called"),
+            (["Bean", "Bean"], "at most one"),
+            (["Anna"], "not yourself"),
+            ("Bean", "list of account names"),
+        ]:
+            refused = ann.post("/api/tables", json={**body, "invite": invite})
+            assert refused.status_code == 400 and said in refused.json()["error"], refused.text
+        guest = httpx.post(f"{site.url}/api/tables", json=body)
+        assert guest.status_code == 400 and "sign in" in guest.json()["error"]
+    finally:
+        site.stop()

@@ -228,6 +228,7 @@ class Server:
             "clock",
             "watchable",
             "bet",
+            "invite",
         }
         if unknown:
             raise ProtocolError(f"unknown fields {excerpt(sorted(unknown))}")
@@ -270,6 +271,9 @@ class Server:
             raise ProtocolError(str(exc)) from None
         if account is not None:
             seats[0] = replace(seats[0], account=account.id)
+        invited = await self._invite(body.get("invite"), seats, account)
+        for seat, (other, name) in invited.items():
+            seats[seat] = replace(seats[seat], name=name, account=other)
         if chosen is not None and not (
             isinstance(chosen, str)
             and 0 < len(chosen) <= SEED_LENGTH
@@ -299,7 +303,46 @@ class Server:
             raise ProtocolError(str(exc)) from None
         if account is None:
             table.opened_by = address
+        for other, _ in invited.values():
+            assert account is not None
+            self.notices.send(
+                other,
+                {
+                    "kind": "invited",
+                    "text": f"{account.name} invites you to a {kind} table",
+                    "link": f"/table/{table.id}",
+                },
+            )
         return table, tokens
+
+    async def _invite(
+        self, names: Any, seats: list[SeatSpec], account: Account | None
+    ) -> dict[int, tuple[int, str]]:
+        """The people's seats after the first given to the accounts invited by name, in
+        order: {seat: (account, name)}. Their sessions find their seats."""
+        if names is None:
+            return {}
+        if account is None:
+            raise ProtocolError("sign in to invite people by their account names")
+        open_seats = [s for s, spec in enumerate(seats) if s > 0 and not spec.is_bot]
+        if (
+            not isinstance(names, list)
+            or not 0 < len(names) <= len(open_seats)
+            or not all(isinstance(n, str) and 0 < len(n) <= 40 for n in names)
+        ):
+            raise ProtocolError(
+                f"invite is a list of account names, at most one for each of the {len(open_seats)}"
+                " other seats for people"
+            )
+        found = await asyncio.to_thread(self.money.store.account_ids, names)
+        missing = [n for n in names if n not in found]
+        if missing:
+            raise ProtocolError(f"no account is called {excerpt(missing[0])}")
+        ids = [found[n] for n in names]
+        if account.id in ids or len(set(ids)) != len(ids):
+            raise ProtocolError("invite each other person once, and not yourself")
+        named = await asyncio.to_thread(self.store.accounts.names, ids)
+        return {seat: (i, named[i]) for seat, i in zip(open_seats, ids, strict=False)}
 
     # ----------------------------------------------------------- the rated queue
 

@@ -1,5 +1,6 @@
 // The signed-in account, shown in the header.
 import { $, chipText, el, link, postJSON } from "./dom.js";
+import { notificationButton, openChannel } from "./notices.js";
 
 export let ME = null;  // {account, tables, queue} from /api/me
 
@@ -28,6 +29,9 @@ export function renderAccount() {
       location.href = "/";
     });
     box.appendChild(out);
+    const ask = notificationButton();
+    if (ask) box.appendChild(ask);
+    openChannel();  // what the site tells you, as it happens
   } else {
     const link = el("a", null, "Sign in");
     link.href = "/#account-panel";

@@ -139,6 +139,8 @@ export async function showLobby() {
       watchable: form.get("watchable") === "on",
     };
     if (form.get("seed")) body.seed = form.get("seed");
+    const invite = String(form.get("invite") || "").split(/[\s,]+/).filter(Boolean);
+    if (invite.length) body.invite = invite;
     body.switches = ruleMenuChanges(p);
     if (form.get("switches")) {
       try { Object.assign(body.switches, JSON.parse(form.get("switches"))); } catch (err) {

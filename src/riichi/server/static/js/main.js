@@ -3,6 +3,7 @@
 import { loadMe } from "./account.js";
 import { showChips, showDaily, showTournament, showTournaments } from "./competitions.js";
 import { showLobby } from "./lobby.js";
+import { showMoney } from "./money.js";
 import { showLeaderboard, showPlayer, showWatch } from "./pages.js";
 import { showCompare, showReplay } from "./replay.js";
 import { showReview, showReviewUpload } from "./review.js";
@@ -23,6 +24,7 @@ else if (path[0] === "compare") showCompare(path[1], path[2]);
 else if (path[0] === "review" && path.length === 3) showReview(path[1], path[2]);
 else if (path[0] === "review") showReviewUpload();
 else if (path[0] === "chips") showChips();
+else if (path[0] === "money") showMoney();
 else if (path[0] === "daily") loadMe().then(showDaily);
 else if (path[0] === "tournaments") showTournaments();
 else if (path[0] === "tournament") showTournament(path[1]);

@@ -1,0 +1,89 @@
+// The money lobby: money tables between people, waiting for their players. A seat
+// holds the table's maximum loss from your chips until the table settles; leaving
+// before the start gives it back.
+import { ME, loadMe } from "./account.js";
+import { $, chipText, el, getJSON, postJSON, setStatus } from "./dom.js";
+import { onNotice } from "./notices.js";
+
+export async function showMoney() {
+  $("#money").hidden = false;
+  await loadMe();
+  const signedIn = Boolean(ME && ME.account);
+  $("#money-form").hidden = !signedIn;
+  $("#money-sign-in").hidden = signedIn;
+  const presets = await getJSON("/api/presets");
+  const select = $("#money-rules");
+  select.replaceChildren(...presets.filter((p) => p.players === 4 || p.players === 3).map((p) => Object.assign(el("option", null, p.name), { value: p.name })));
+  select.value = "riichi-basic";
+  $("#money-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const fields = new FormData(ev.target);
+    const body = {
+      rules: fields.get("rules"),
+      length: fields.get("length"),
+      clock: fields.get("clock"),
+      bet: Number(fields.get("bet")),
+      switches: { settlement: fields.get("settlement") },
+    };
+    if (fields.get("length") === "one-hand") body.switches.lengths = ["one-hand", "east", "south"];
+    const invite = String(fields.get("invite") || "").split(/[\s,]+/).filter(Boolean);
+    if (invite.length) body.invite = invite;
+    $("#money-error").textContent = "";
+    try {
+      await postJSON("/api/money", body);
+      await loadMe();
+      await listOffers();
+    } catch (err) {
+      $("#money-error").textContent = err.message;
+    }
+  });
+  onNotice(() => listOffers());
+  await listOffers();
+}
+
+async function act(offer, action) {
+  $("#money-error").textContent = "";
+  try {
+    const done = await postJSON(`/api/money/${offer}/${action}`, {});
+    await loadMe();
+    if (done.table) { location.href = `/table/${done.table}`; return; }
+    await listOffers();
+  } catch (err) {
+    $("#money-error").textContent = err.message;
+  }
+}
+
+async function listOffers() {
+  const data = await getJSON("/api/money");
+  const body = $("#money-offers tbody");
+  body.replaceChildren();
+  for (const o of data.offers) {
+    const tr = el("tr");
+    const mine = o.seats.some((s) => s.mine);
+    const cells = [
+      `${o.rules}, ${o.length}`,
+      o.settlement,
+      o.clock,
+      `${o.bet.toLocaleString()} / ${chipText(o.reserve)}`,
+      `${o.seats.length}/${o.players}: ${o.seats.map((s) => s.name).join(", ")}${o.by_invitation ? " (by invitation)" : ""}`,
+    ];
+    for (const c of cells) tr.appendChild(el("td", null, c));
+    const td = el("td");
+    if (ME && ME.account) {
+      const button = el("button", null, mine ? "Leave (chips back)" : `Sit (holds ${o.reserve.toLocaleString()})`);
+      button.type = "button";
+      button.addEventListener("click", () => act(o.id, mine ? "leave" : "sit"));
+      td.appendChild(button);
+    }
+    tr.appendChild(td);
+    body.appendChild(tr);
+  }
+  if (!data.offers.length) {
+    const tr = el("tr");
+    const td = el("td", "muted", "no money table is waiting for players: offer one");
+    td.colSpan = 6;
+    tr.appendChild(td);
+    body.appendChild(tr);
+  }
+  setStatus(`${data.offers.length} money tables waiting`);
+}
