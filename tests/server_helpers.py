@@ -248,7 +248,7 @@ class SyncSocket:
 class Running:
     """A uvicorn server in a thread of this process."""
 
-    def __init__(self, app: Any, http: type = GuardedHttp) -> None:
+    def __init__(self, app: Any, http: type = GuardedHttp, proxies: tuple[str, ...] = ()) -> None:
         self.app = app
         self.port = free_port()
         config = uvicorn.Config(
@@ -258,7 +258,8 @@ class Running:
             ws=GuardedWebSocket,
             log_level="warning",
             ws_max_size=64 * 1024,
-            **proxy_settings(()),  # as riichi serve: no forwarded address is believed
+            # as riichi serve: no forwarded address is believed, unless from ``proxies``
+            **proxy_settings(proxies),
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

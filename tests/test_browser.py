@@ -648,6 +648,7 @@ def every_screen_at_both_widths(page: Page, base_url: str, compare: str, tournam
         "tournaments": ("/tournaments", "#t-list li"),
         "tournament": (tournament, "#t-standings tbody tr"),
         "chips": ("/chips", "#chip-table tbody tr"),
+        "money": ("/money", "#money-offers tbody tr"),
         "replay": (f"/replay/{replay}", "#table .plate"),
         "compare": (compare, "#pane-b .plate"),
     }
@@ -851,6 +852,83 @@ def test_a_pasted_log_is_reviewed_beside_its_replay(browser: Browser, tmp_path: 
                 "review-upload": (f"{server.url}/review", "#review-form"),
             },
         )
+        assert errors == []
+    finally:
+        server.stop()
+
+
+def play_together(pages: list[Page]) -> None:
+    """Several people click through one hand at one table, each in turn: every call
+    offered taken, else the drawn tile let go; until the result shows."""
+    for _ in range(3000):
+        if any(p.locator(RESULT).count() for p in pages):
+            return
+        for page in pages:
+            calls = page.locator(
+                "#actions button.pon, #actions button.chi, #actions button.kan,"
+                " #actions button.ron, #actions button.tsumo"
+            )
+            playable = page.locator("#my-hand .tile.playable")
+            if calls.count():
+                calls.first.click()
+            elif playable.count():
+                playable.last.click()
+        pages[0].wait_for_timeout(20)
+    raise AssertionError("the hand did not end")
+
+
+def test_four_people_take_a_money_table_from_the_lobby(browser: Browser, tmp_path: Path) -> None:
+    """Four people, each from its own address: one offers a money table, three sit; the
+    others are told at once that it starts (a notice with its link), everyone plays
+    the hand, and the chips moved add up to nothing."""
+    from riichi.server.clock import FakeClock
+    from server_helpers import Running
+
+    server = Running(
+        create_app(f"sqlite:///{tmp_path / 'people.db'}", clock=FakeClock()), proxies=("127.0.0.1",)
+    )
+    errors: list[str] = []
+    try:
+        pages = []
+        for n, name in enumerate(["Anna", "Bean", "Cyd", "Deea"]):
+            context = browser.new_context(
+                viewport={"width": 1280, "height": 900},
+                extra_http_headers={"X-Forwarded-For": f"10.20.0.{n + 1}"},
+            )
+            page = context.new_page()
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            sign_up(page, server.url, name)
+            pages.append(page)
+        ann, bea, cy, dee = pages
+        ann.goto(f"{server.url}/money")
+        ann.wait_for_selector("#money-form:not([hidden])")
+        ann.select_option("#money-form select[name=length]", "one-hand")
+        ann.fill("#money-form input[name=bet]", "100")
+        ann.click("#money-form button[type=submit]")
+        ann.wait_for_selector("#money-offers tbody tr button")
+        assert "Leave" in ann.inner_text("#money-offers tbody")
+        shot(ann, "11-money-lobby")
+        for page in (bea, cy):
+            page.goto(f"{server.url}/money")
+            page.click("#money-offers tbody button:text('Sit')")
+            page.wait_for_selector("#money-offers tbody button:text('Leave')")
+        dee.goto(f"{server.url}/money")
+        dee.click("#money-offers tbody button:text('Sit')")
+        dee.wait_for_url("**/table/**")
+        table = dee.url.split("/table/")[1]
+        for page in (ann, bea, cy):  # told at once, with the link
+            page.wait_for_selector(f"#notices a[href='/table/{table}']")
+        shot(ann, "12-money-notice")
+        for page in (ann, bea, cy):
+            page.click(f"#notices a[href='/table/{table}']")
+            page.wait_for_selector("#my-hand .tile")
+        play_together(pages)
+        held = [my_chips(p) for p in pages]
+        for page in pages:
+            page.goto(f"{server.url}/chips")
+            page.wait_for_selector("#chip-table tbody tr")
+        after = [int(p.inner_text("#chip-balance").split()[0].replace(",", "")) for p in pages]
+        assert sum(after) == 4 * 10_000 and after != [10_000] * 4, (held, after)
         assert errors == []
     finally:
         server.stop()
