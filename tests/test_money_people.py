@@ -318,3 +318,31 @@ def test_a_friend_invited_by_name_is_told_and_finds_the_seat(tmp_path: Path) -> 
         assert guest.status_code == 400 and "sign in" in guest.json()["error"]
     finally:
         site.stop()
+
+
+def test_a_person_away_from_a_table_is_told_their_clock_runs(tmp_path: Path) -> None:
+    site = Running(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock()))
+    try:
+        ann, bea = people(site, ["Anna", "Bean"])
+        body = {
+            "kind": "private",
+            "rules": "tenhou",
+            "clock": "standard",
+            "seats": ["human", "human", "efficiency", "efficiency"],
+            "invite": ["Bean"],
+        }
+        with bea.socket("/ws/me") as channel:
+            assert receive(channel)["type"] == "hello"
+            table = ann.post("/api/tables", json=body).json()["id"]
+            assert receive(channel)["kind"] == "invited"
+            with ann.socket(f"/ws/tables/{table}") as ws:
+                hello = receive(ws)
+                state = hello["state"]
+                action = {"type": "action", "version": hello["version"], "action": choose(state)}
+                ws.send(json.dumps(action))
+                while receive(ws)["type"] != "ack":
+                    pass
+            told = receive(channel)  # Bean's turn, and Bean is away
+            assert told["kind"] == "clock" and told["link"] == f"/table/{table}"
+    finally:
+        site.stop()

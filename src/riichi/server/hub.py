@@ -134,6 +134,7 @@ class Server:
         self.notices = Notices()
         self.money = MoneyDesk(self.registry, self.notices.send)
         self.tournaments.notify = self.notices.send
+        self.registry.notify = self.notices.send
         if self.relay is not None:  # a notice reaches a channel on any process
             self.relay.notices = self.notices
             self.notices.publish = self.relay.publish_notice

@@ -30,6 +30,7 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from riichi.errors import RiichiError
 from riichi.game import Match
@@ -131,6 +132,8 @@ class Registry:
         self.writer = Writer(store)
         self.chips = ChipStore(store.engine)
         self.bus = Bus()
+        # tells a person something (the hub's live channel): each table is given it
+        self.notify: Callable[[int, dict[str, Any]], None] | None = None
         self.tables: dict[str, LiveTable] = {}
         self.live = 0
         self._loading: dict[str, asyncio.Task[LiveTable | None]] = {}
@@ -233,6 +236,7 @@ class Registry:
             on_lost=self._unload,
             epoch=epoch,
         )
+        table.notify = self.notify
         self.tables[stored.id] = table
         table.start()
         return table

@@ -295,6 +295,9 @@ class LiveTable:
         # ``_touch_stored`` is what the store has, written at most every TOUCH_EVERY
         self.touched = self._touch_stored = stored.touched or stored.created
         self.opened_by: str | None = None  # the guest address that opened it, if any
+        # tells a person something (the site's live channel): a clock running while away
+        self.notify: Callable[[int, dict[str, Any]], None] | None = None
+        self._told: set[int] = set()  # seats told their clock runs, until they come back
         # a guest's table: nobody at it signed in (it counts against the guests' budget)
         self.guest = kind_rules(stored.kind).guests and all(spec.account is None for spec in seats)
         self._public = public_info(stored, seats, match.rules)
@@ -531,6 +534,7 @@ class LiveTable:
                 self._count_spectators(+1)
             else:
                 self.touched = self.clock.now()
+                self._told.discard(viewer.seat)
             if viewer.claims and viewer.seat is not None and viewer.account is not None:
                 await self._claim(viewer.seat, viewer.account)
             self.viewers.add(viewer)
@@ -669,6 +673,27 @@ class LiveTable:
         if ended:
             self._ended = kyoku
         self._publish(before, kyoku if ended else None, seat if timeout else None)
+        self._tell_the_absent()
+
+    def _tell_the_absent(self) -> None:
+        """A person whose clock runs at this table while nothing of theirs is connected
+        to their seat is told, once until they come back."""
+        if self.notify is None or self.timer is None or self.match.over:
+            return
+        present = {v.seat for v in self.viewers if v.seat is not None}
+        for seat in self.match.legal_actions():
+            account = self.seats[seat].account
+            if account is None or seat in present or seat in self._told:
+                continue
+            self._told.add(seat)
+            self.notify(
+                account,
+                {
+                    "kind": "clock",
+                    "text": "your clock is running at a table you left",
+                    "link": f"/table/{self.id}",
+                },
+            )
 
     async def _store(self, row: ActionRow | ClockRow) -> None:
         """Write through the group commit; a refused lease ends this copy of the table
