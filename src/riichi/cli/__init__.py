@@ -9,6 +9,7 @@ from riichi.cli.arena import arena_command
 from riichi.cli.convert import convert_command
 from riichi.cli.hand import hand_command
 from riichi.cli.info import info_command
+from riichi.cli.league import league_command
 from riichi.cli.play import play_command
 from riichi.cli.ratings import ratings_command
 from riichi.cli.replay import replay_command
@@ -40,6 +41,7 @@ main.add_command(selfplay_command)
 main.add_command(serve_command)
 main.add_command(verify_command)
 main.add_command(ratings_command)
+main.add_command(league_command)
 main.add_command(walls_command)
 main.add_command(info_command)
 main.add_command(operator_command)

@@ -64,6 +64,7 @@ class TableKind(Enum):
     DAILY = "daily"
     TOURNAMENT = "tournament"
     MONEY = "money"  # people against people for chips, seated from the money lobby
+    LEAGUE = "league"  # a league season's table: its PT written with its end
 
 
 Kind = TableKind | str  # a kind, or the name of one registered in KINDS by its name
@@ -86,6 +87,7 @@ class KindRules:
     # its people sit one by one, each putting up its reserve as it sits, before the
     # table opens (full) from that offer
     seated_first: bool = False
+    results_to: str | None = None  # the table that keeps each seat's place, score and PT
 
 
 TIMED = frozenset({Pool.STANDARD, Pool.RELAXED})
@@ -120,6 +122,15 @@ KINDS: dict[str, KindRules] = {
     # players who may share what they see; on a clock, so a leaver's seat plays on
     TableKind.MONEY.value: KindRules(
         lobby=False, guests=False, clocks=TIMED, money=True, seated_first=True
+    ),
+    # 003: a season's tables, scored in PT (the preset's final points: M-League's uma
+    # and return for ``league``)
+    TableKind.LEAGUE.value: KindRules(
+        lobby=False,
+        guests=False,
+        clocks=ALL_CLOCKS,
+        always_watched=True,
+        results_to="league_games",
     ),
 }
 
@@ -398,6 +409,7 @@ class FinishPlan:
     rating: tuple[tuple[str, str, int], ...]  # (player, name, place) to rate; () unrated
     transfers: tuple[Transfer, ...]  # a money table's settlement
     updates: tuple[Update, ...]
+    rows: tuple[Row, ...] = ()  # a desk's rows, each given the table's id
 
 
 def finishing(
@@ -448,4 +460,20 @@ def finishing(
     if allowed.hands_to is not None:
         hands = {"hands": json.dumps(final.hands)}
         updates = (Update(allowed.hands_to, {"table_id": table_id}, hands),)
-    return FinishPlan(stats, rating, transfers, updates)
+    rows: tuple[Row, ...] = ()
+    if allowed.results_to is not None:
+        rows = tuple(
+            Row(
+                allowed.results_to,
+                {
+                    "table_id": table_id,
+                    "seat": x["seat"],
+                    "place": x["place"],
+                    "score": x["score"],
+                    "pt": x["points"],
+                    "finished": final.finished,
+                },
+            )
+            for x in final.standings
+        )
+    return FinishPlan(stats, rating, transfers, updates, rows)

@@ -440,6 +440,31 @@ def create_app(
             return JSONResponse(await hub.money.leave(session.account, offer))
         raise NotFound(f"no money table action {excerpt(action)}")
 
+    async def league_list(request: Request) -> Response:
+        """The seasons (GET), or a new one (POST)."""
+        desk = server().leagues
+        if request.method == "POST":
+            body = await read_json(request)
+            session = await signed_in(request)
+            return JSONResponse(await desk.create(session.account, body), status_code=201)
+        return JSONResponse({"items": await desk.page()})
+
+    async def league(request: Request) -> Response:
+        return JSONResponse(await server().leagues.view(request.path_params["id"]))
+
+    async def league_action(request: Request) -> Response:
+        body = await read_json(request)
+        session = await signed_in(request)
+        desk, league_id = server().leagues, request.path_params["id"]
+        action = request.path_params["action"]
+        if action == "join":
+            return JSONResponse(await desk.join(session.account, league_id, body))
+        if action == "computers":
+            return JSONResponse(await desk.add_computers(session.account, league_id, body))
+        if action == "start":
+            return JSONResponse(await desk.start(session.account, league_id))
+        raise NotFound(f"no league action {excerpt(action)}")
+
     async def online(request: Request) -> Response:
         """Who is online among the people you played with or invited."""
         session = await signed_in(request)
@@ -762,6 +787,8 @@ def create_app(
         Route("/compare/{a}/{b}", page),
         Route("/review", page),
         Route("/money", page),
+        Route("/leagues", page),
+        Route("/league/{id}", page),
         Route("/review/{game}/{seat}", page),
         Route("/api/health", health),
         Route("/api/presets", presets),
@@ -781,6 +808,9 @@ def create_app(
         Route("/api/money", money, methods=["GET", "POST"]),
         Route("/api/money/{id}/{action}", money_action, methods=["POST"]),
         Route("/api/online", online),
+        Route("/api/leagues", league_list, methods=["GET", "POST"]),
+        Route("/api/leagues/{id}", league),
+        Route("/api/leagues/{id}/{action}", league_action, methods=["POST"]),
         Route("/api/reviews/{game}/{seat}", kept_review),
         Route("/api/watch", watch_list),
         Route("/api/leaderboard", leaderboard),

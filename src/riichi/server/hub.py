@@ -44,6 +44,7 @@ from riichi.rules import RuleSet
 from riichi.server.auth import Auth
 from riichi.server.clock import Clock
 from riichi.server.daily import DailyDesk
+from riichi.server.leagues import LeagueDesk
 from riichi.server.limits import Limits, RateLimits
 from riichi.server.money import MoneyDesk
 from riichi.server.notices import Notices
@@ -133,6 +134,7 @@ class Server:
         self.reviews = ReviewDesk(store.engine, review_workers)
         self.notices = Notices()
         self.money = MoneyDesk(self.registry, self.notices.send)
+        self.leagues = LeagueDesk(self.registry)
         self.tournaments.notify = self.notices.send
         self.registry.notify = self.notices.send
         if self.relay is not None:  # a notice reaches a channel on any process
@@ -166,6 +168,7 @@ class Server:
             asyncio.create_task(_keep_collections_short(), name="gc"),
             asyncio.create_task(self.tournaments.run(), name="tournaments"),
             asyncio.create_task(self.money.run(), name="money"),
+            asyncio.create_task(self.leagues.run(), name="leagues"),
         ]
 
     async def close(self) -> None:

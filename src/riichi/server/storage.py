@@ -357,6 +357,58 @@ offer_seats = Table(
     Column("joined", Float, nullable=False),
 )
 
+# League seasons (003, riichi.server.leagues): members (people or roster computers,
+# in teams or alone), the tables of each round, and each seat's PT, written with the
+# table's last action
+leagues = Table(
+    "leagues",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("organiser", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("rules", Text, nullable=False),  # RuleSet JSON
+    Column("pool", String(16), nullable=False),
+    Column("mode", String(12), nullable=False),  # individual or team
+    Column("joining", String(12), nullable=False),  # open or invitation
+    Column("invited", Text),  # JSON list of account ids, by invitation
+    Column("rounds", Integer, nullable=False),
+    Column("round", Integer, nullable=False, default=0),
+    Column("status", String(12), nullable=False),  # open, running, over
+    Column("plan", Text),  # JSON: every round's tables of member keys, made at the start
+    Column("created", Float, nullable=False),
+)
+
+league_members = Table(
+    "league_members",
+    metadata,
+    Column("league_id", String(16), ForeignKey("leagues.id"), primary_key=True),
+    Column("player", String(64), primary_key=True),  # account:<id> or computer:<name>
+    Column("name", String(64), nullable=False),
+    Column("team", String(40)),
+    Column("seq", Integer, nullable=False),
+)
+
+league_tables = Table(
+    "league_tables",
+    metadata,
+    Column("league_id", String(16), ForeignKey("leagues.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, unique=True),
+    Column("players", Text, nullable=False),  # JSON: member key by seat
+)
+
+league_games = Table(
+    "league_games",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("place", Integer, nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("pt", Float, nullable=False),
+    Column("finished", Float, nullable=False),
+)
+
 OPERATOR = "operator"  # the role that may add the house's chips
 CLOSED = "closed"  # the status of an untimed table closed for want of play
 
@@ -1209,6 +1261,8 @@ def _finish(conn: Connection, table_id: str, final: Final) -> None:
         target = metadata.tables[change.table]
         keys = [target.c[column] == value for column, value in change.where.items()]
         conn.execute(update(target).where(*keys).values(**change.values))
+    for added in plan.rows:
+        conn.execute(insert(metadata.tables[added.table]).values(**added.values))
 
 
 def rate_match(

@@ -1,0 +1,179 @@
+"""League seasons (003): who may play, the schedule of a season's rounds, and its
+standings in PT.
+
+A game's PT is its final points under the season's rules: for ``league``,
+M-League's conversion (the score less the 30,000 returned, in thousands, plus the
+uma of the place, 30/10/-10/-30, with the oka to the first), ties broken as the
+preset breaks them (the seat nearer the first dealer places higher). The engine's
+standings hold exactly that (``Match._finish``); a season only adds them up.
+Standings: per player, total PT, games, average place, best game; per team, the
+total of its members' PT. Equal totals are ordered by average place, then by the
+order the members joined.
+
+A scheduled season is planned at its start, every round at once: each round seats
+every member once at tables of the rules' size, as few repeat meetings as the tries
+find (`tournaments.seat_round`); in a team season members of one team count as
+having met already, so a team sits at a table twice only where the count allows
+nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from riichi.errors import RiichiError
+from riichi.platform.tournaments import pair, seat_round
+
+MAX_ROUNDS = 40
+MAX_MEMBERS = 64
+MODES = ("individual", "team")
+JOINING = ("open", "invitation")
+# one team meeting counts as this many repeat meetings of two players
+TEAM_WEIGHT = 3
+
+
+class LeagueError(RiichiError):
+    """A season, a member or a step refused, with the reason; nothing has changed."""
+
+
+def check_season(mode: str, joining: str, rounds: int, players: int) -> None:
+    if mode not in MODES:
+        raise LeagueError(f"a season is {' or '.join(MODES)}, got {mode[:20]!r}")
+    if joining not in JOINING:
+        raise LeagueError(f"joining is {' or '.join(JOINING)}, got {joining[:20]!r}")
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise LeagueError(f"a season has 1 to {MAX_ROUNDS} rounds, got {rounds}")
+    if players not in (3, 4):
+        raise LeagueError(f"a league table seats 3 or 4 players, not {players}")
+
+
+def check_start(members: Mapping[str, str | None], mode: str, players: int) -> None:
+    """Whether a season may start with these members (key: team or None)."""
+    if len(members) < players or len(members) % players:
+        raise LeagueError(
+            f"a season seats every member each round: {len(members)} members do not make"
+            f" whole tables of {players}"
+        )
+    if mode == "team":
+        teams = {t for t in members.values()}
+        if None in teams or len(teams) < 2:
+            raise LeagueError("a team season needs every member in a team, and two teams")
+
+
+def plan_season(
+    members: Mapping[str, str | None], rounds: int, size: int, seed: str
+) -> list[list[list[str | None]]]:
+    """Every round's tables of member keys (teams as ``members`` give them)."""
+    teammates: dict[frozenset[str], int] = {}
+    keys = list(members)
+    for a, b in combinations(keys, 2):
+        if members[a] is not None and members[a] == members[b]:
+            teammates[pair(a, b)] = TEAM_WEIGHT
+    met = dict(teammates)
+    plan = []
+    for round_ in range(1, rounds + 1):
+        tables = seat_round(keys, met, size, f"{seed}/{round_}")
+        plan.append(tables)
+        for table in tables:
+            seated = [p for p in table if p is not None]
+            for a, b in combinations(seated, 2):
+                met[pair(a, b)] = met.get(pair(a, b), 0) + 1
+    return plan
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One member's result at one league table."""
+
+    player: str
+    table: str
+    round: int
+    place: int
+    score: int
+    pt: float
+    finished: float
+
+
+@dataclass
+class Line:
+    """A player's or a team's season so far."""
+
+    key: str
+    name: str
+    team: str | None = None
+    pt: float = 0.0
+    games: int = 0
+    places: int = 0  # their sum, for the average
+    best: float | None = None
+    series: list[float] = field(default_factory=list)  # PT after each game, in order
+
+    @property
+    def average_place(self) -> float | None:
+        return None if not self.games else self.places / self.games
+
+    def add(self, game: Game) -> None:
+        self.pt = round(self.pt + game.pt, 1)
+        self.games += 1
+        self.places += game.place
+        self.best = game.pt if self.best is None else max(self.best, game.pt)
+        self.series.append(self.pt)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "team": self.team,
+            "pt": self.pt,
+            "games": self.games,
+            "average_place": None if self.average_place is None else round(self.average_place, 2),
+            "best": self.best,
+            "series": self.series,
+        }
+
+
+def standings(
+    members: Sequence[tuple[str, str, str | None]], games: Sequence[Game]
+) -> tuple[list[Line], list[Line]]:
+    """(players, teams) ranked by PT, from the members (key, name, team) in the order
+    they joined and every finished game."""
+    order = {key: i for i, (key, _, _) in enumerate(members)}
+    players = {key: Line(key, name, team) for key, name, team in members}
+    for game in sorted(games, key=lambda g: (g.finished, g.table, g.player)):
+        line = players.get(game.player)
+        if line is not None:
+            line.add(game)
+    teams: dict[str, Line] = {}
+    for key, _, team in members:
+        if team is None:
+            continue
+        line = teams.setdefault(team, Line(team, team))
+        mine = players[key]
+        line.pt = round(line.pt + mine.pt, 1)
+        line.games += mine.games
+        line.places += mine.places
+        if mine.best is not None:
+            line.best = mine.best if line.best is None else max(line.best, mine.best)
+    for game in sorted(games, key=lambda g: (g.finished, g.table, g.player)):
+        member = players.get(game.player)
+        if member is not None and member.team is not None:
+            team_line = teams[member.team]
+            team_line.series.append(round((team_line.series or [0.0])[-1] + game.pt, 1))
+
+    def rank(line: Line) -> tuple[float, float, int]:
+        average = line.average_place if line.average_place is not None else 99.0
+        return (-line.pt, average, order.get(line.key, 0))
+
+    return sorted(players.values(), key=rank), sorted(teams.values(), key=rank)
+
+
+__all__ = [
+    "Game",
+    "LeagueError",
+    "Line",
+    "check_season",
+    "check_start",
+    "plan_season",
+    "standings",
+]

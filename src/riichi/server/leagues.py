@@ -1,0 +1,492 @@
+"""League seasons on the server (003): a season made by an organiser, its members
+(people who join, roster computers the organiser adds), its rounds seated from the
+plan made at its start, and its standings in PT (`riichi.platform.leagues`).
+
+Contract:
+
+- Each league table's PT is written with its last action (the table kind's end
+  plan, ``finishing``: a ``league_games`` row a seat, in the same transaction), so
+  the standings are always the stored games added up; ``recompute`` rebuilds those
+  rows from the tables' stored standings and gives the same standings.
+- The runner (one process of a cluster) steps when a league table ends, and once a
+  second in any case: a round whose tables are all over seats the next from the
+  stored plan; a round seated in part before a stop is completed with the same
+  tables; after the last round the season is over. Every step is one transaction
+  or repeatable, so a restarted site carries on where it stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from riichi.bots import BOT_LABEL, ROSTER
+from riichi.errors import excerpt
+from riichi.platform import Pool
+from riichi.platform.leagues import (
+    MAX_MEMBERS,
+    Game,
+    LeagueError,
+    check_season,
+    check_start,
+    plan_season,
+    standings,
+)
+from riichi.platform.tables import HUMAN, Row, SeatSpec, TableKind, roster_seat
+from riichi.rules import RuleSet
+from riichi.server.registry import GameFinished, Registry
+from riichi.server.storage import (
+    Account,
+    league_games,
+    league_members,
+    league_tables,
+    leagues,
+    tables,
+)
+from riichi.server.table import NotFound, ProtocolError, fresh_table, rules_of
+
+log = logging.getLogger(__name__)
+STEP_EVERY = 1.0  # seconds between the runner's looks, besides the tables' ends
+NAME_LENGTH = 64
+TEAM_LENGTH = 40
+MAX_COMPUTERS = 8  # roster computers an organiser adds at once
+
+
+class LeagueStore:
+    """The seasons, their members, tables and games, in the site's database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def create(self, row: dict[str, Any]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(leagues).values(**row))
+
+    def get(self, league_id: str) -> dict[str, Any] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(leagues).where(leagues.c.id == league_id)).first()
+        return None if row is None else dict(row._mapping)
+
+    def page(self) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(leagues).order_by(leagues.c.created.desc()).limit(100))
+            return [dict(r._mapping) for r in rows]
+
+    def members(self, league_id: str) -> list[tuple[str, str, str | None]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(league_members)
+                .where(league_members.c.league_id == league_id)
+                .order_by(league_members.c.seq)
+            ).all()
+        return [(r.player, r.name, r.team) for r in rows]
+
+    def join(self, league_id: str, player: str, name: str, team: str | None) -> None:
+        """Add a member while the season is open (the league's row written first: the
+        status and the count are read under its lock)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(leagues)
+                .where(leagues.c.id == league_id, leagues.c.status == "open")
+                .values(status="open")
+            )
+            if done.rowcount != 1:
+                raise LeagueError("this season has started: no one joins now")
+            count = conn.execute(
+                select(func.count()).where(league_members.c.league_id == league_id)
+            ).scalar_one()
+            if count >= MAX_MEMBERS:
+                raise LeagueError(f"a season has {MAX_MEMBERS} members at most")
+            try:
+                with conn.begin_nested():
+                    conn.execute(
+                        insert(league_members).values(
+                            league_id=league_id, player=player, name=name, team=team, seq=count
+                        )
+                    )
+            except IntegrityError:
+                raise LeagueError(f"{name} is a member already") from None
+
+    def start(self, league_id: str, plan: list[list[list[str | None]]]) -> bool:
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(leagues)
+                .where(leagues.c.id == league_id, leagues.c.status == "open")
+                .values(status="running", round=1, plan=json.dumps(plan))
+            )
+            return done.rowcount == 1
+
+    def running(self) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(leagues).where(leagues.c.status == "running"))
+            return [dict(r._mapping) for r in rows]
+
+    def tables(self, league_id: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    league_tables.c.round,
+                    league_tables.c.number,
+                    league_tables.c.table_id,
+                    league_tables.c.players,
+                    tables.c.status,
+                )
+                .select_from(league_tables.join(tables, tables.c.id == league_tables.c.table_id))
+                .where(league_tables.c.league_id == league_id)
+                .order_by(league_tables.c.round, league_tables.c.number)
+            ).all()
+        return [
+            {
+                "round": r.round,
+                "number": r.number,
+                "table": r.table_id,
+                "players": json.loads(r.players),
+                "over": r.status != "live",
+            }
+            for r in rows
+        ]
+
+    def advance(self, league_id: str, round_: int, last: bool) -> bool:
+        """Round ``round_`` is over: the next one is due, or (``last``) the season is
+        over. False when another step came first."""
+        values: dict[str, Any] = {"status": "over"} if last else {"round": round_ + 1}
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(leagues)
+                .where(
+                    leagues.c.id == league_id,
+                    leagues.c.round == round_,
+                    leagues.c.status == "running",
+                )
+                .values(**values)
+            )
+            return done.rowcount == 1
+
+    def games(self, league_id: str) -> list[Game]:
+        """Every finished game of the season, a row a member."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    league_tables.c.table_id,
+                    league_tables.c.round,
+                    league_tables.c.players,
+                    league_games.c.seat,
+                    league_games.c.place,
+                    league_games.c.score,
+                    league_games.c.pt,
+                    league_games.c.finished,
+                )
+                .select_from(
+                    league_games.join(
+                        league_tables, league_tables.c.table_id == league_games.c.table_id
+                    )
+                )
+                .where(league_tables.c.league_id == league_id)
+            ).all()
+        out = []
+        for r in rows:
+            player = json.loads(r.players)[r.seat]
+            if player is not None:
+                out.append(Game(player, r.table_id, r.round, r.place, r.score, r.pt, r.finished))
+        return out
+
+    def recompute(self) -> int:
+        """Rebuild every league game's row from its table's stored standings, in one
+        transaction; how many rows."""
+        count = 0
+        with self.engine.begin() as conn:
+            conn.execute(delete(league_games))
+            rows = conn.execute(
+                select(tables.c.id, tables.c.standings, tables.c.finished)
+                .select_from(tables.join(league_tables, league_tables.c.table_id == tables.c.id))
+                .where(tables.c.status == "over")
+            ).all()
+            for row in rows:
+                for x in json.loads(row.standings):
+                    conn.execute(
+                        insert(league_games).values(
+                            table_id=row.id,
+                            seat=x["seat"],
+                            place=x["place"],
+                            score=x["score"],
+                            pt=x["points"],
+                            finished=row.finished,
+                        )
+                    )
+                    count += 1
+        return count
+
+
+class LeagueDesk:
+    """What the API asks of seasons, and the runner that seats their rounds."""
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        self.store = LeagueStore(registry.store.engine)
+        self._woken = asyncio.Event()
+        self._lock = asyncio.Lock()
+
+    async def create(self, account: Account, body: Any) -> dict[str, Any]:
+        if not isinstance(body, dict):
+            raise ProtocolError("a season is a JSON object")
+        unknown = set(body) - {
+            "name", "rules", "length", "switches", "clock", "mode", "joining", "invite", "rounds"
+        }  # fmt: skip
+        if unknown:
+            raise ProtocolError(f"unknown fields {excerpt(sorted(unknown))}")
+        name = body.get("name")
+        if not isinstance(name, str) or not 0 < len(name.strip()) <= NAME_LENGTH:
+            raise ProtocolError(f"a season's name has 1 to {NAME_LENGTH} characters")
+        rules = rules_of({"rules": "league", **body})
+        pool = body.get("clock", Pool.UNTIMED.value)
+        rounds = body.get("rounds", 4)
+        mode, joining = body.get("mode", "individual"), body.get("joining", "open")
+        if pool not in {p.value for p in Pool}:
+            raise ProtocolError(f"clock is untimed, standard or relaxed, got {excerpt(pool)}")
+        if not isinstance(rounds, int) or isinstance(rounds, bool):
+            raise ProtocolError(f"rounds is a whole number, got {excerpt(rounds)}")
+        if not isinstance(mode, str) or not isinstance(joining, str):
+            raise ProtocolError("mode and joining are words")
+        try:
+            check_season(mode, joining, rounds, rules.players)
+        except LeagueError as exc:
+            raise ProtocolError(str(exc)) from None
+        invited: list[int] = []
+        if joining == "invitation":
+            names = body.get("invite") or []
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                raise ProtocolError("invite is a list of account names")
+            found = await asyncio.to_thread(self._account_ids, names[:MAX_MEMBERS])
+            missing = [n for n in names if n not in found]
+            if missing:
+                raise ProtocolError(f"no account is called {excerpt(missing[0])}")
+            invited = [account.id, *found.values()]
+        league_id = secrets.token_hex(6)
+        row = {
+            "id": league_id,
+            "name": " ".join(name.split()),
+            "organiser": account.id,
+            "rules": json.dumps(rules.to_dict()),
+            "pool": pool,
+            "mode": mode,
+            "joining": joining,
+            "invited": json.dumps(invited) if joining == "invitation" else None,
+            "rounds": rounds,
+            "round": 0,
+            "status": "open",
+            "created": self.registry.clock.now(),
+        }
+        await asyncio.to_thread(self.store.create, row)
+        return await self.view(league_id)
+
+    def _account_ids(self, names: list[str]) -> dict[str, int]:
+        from riichi.server.money import OfferStore
+
+        return OfferStore(self.store.engine).account_ids(names)
+
+    async def _season(self, league_id: str) -> dict[str, Any]:
+        found = await asyncio.to_thread(self.store.get, league_id[:16])
+        if found is None:
+            raise NotFound("no such league season")
+        return found
+
+    async def join(self, account: Account, league_id: str, body: Any) -> dict[str, Any]:
+        season = await self._season(league_id)
+        if season["joining"] == "invitation" and account.id not in json.loads(season["invited"]):
+            raise ProtocolError("this season is by invitation")
+        team = self._team(season, body)
+        await self._add(season["id"], f"account:{account.id}", account.name, team)
+        return await self.view(season["id"])
+
+    def _team(self, season: dict[str, Any], body: Any) -> str | None:
+        team = body.get("team") if isinstance(body, dict) else None
+        if season["mode"] != "team":
+            return None
+        if not isinstance(team, str) or not 0 < len(team.strip()) <= TEAM_LENGTH:
+            raise ProtocolError(f"a team season: name your team (1 to {TEAM_LENGTH} characters)")
+        return " ".join(team.split())
+
+    async def _add(self, league_id: str, player: str, name: str, team: str | None) -> None:
+        try:
+            await asyncio.to_thread(self.store.join, league_id, player, name, team)
+        except LeagueError as exc:
+            raise ProtocolError(str(exc)) from None
+
+    async def add_computers(self, account: Account, league_id: str, body: Any) -> dict[str, Any]:
+        """The organiser adds roster computers as members (a team's, in a team season)."""
+        season = await self._season(league_id)
+        if season["organiser"] != account.id:
+            raise ProtocolError("only the season's organiser adds roster computers")
+        count = body.get("count") if isinstance(body, dict) else None
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 < count <= MAX_COMPUTERS:
+            raise ProtocolError(f"count is a whole number from 1 to {MAX_COMPUTERS}")
+        team = self._team(season, body)
+        have = len(await asyncio.to_thread(self.store.members, season["id"]))
+        for n in range(count):
+            label = f"{ROSTER} {have + n + 1} {BOT_LABEL}"
+            await self._add(season["id"], f"computer:{season['id']}:{have + n + 1}", label, team)
+        return await self.view(season["id"])
+
+    async def start(self, account: Account, league_id: str) -> dict[str, Any]:
+        season = await self._season(league_id)
+        if season["organiser"] != account.id:
+            raise ProtocolError("only the season's organiser starts it")
+        rules = RuleSet.from_dict(json.loads(season["rules"]))
+        members = {
+            k: team for k, _, team in await asyncio.to_thread(self.store.members, season["id"])
+        }
+        try:
+            check_start(members, season["mode"], rules.players)
+        except LeagueError as exc:
+            raise ProtocolError(str(exc)) from None
+        plan = await asyncio.to_thread(
+            plan_season, members, season["rounds"], rules.players, season["id"]
+        )
+        if await asyncio.to_thread(self.store.start, season["id"], plan):
+            self._woken.set()
+            await self.step()
+        return await self.view(season["id"])
+
+    async def page(self) -> list[dict[str, Any]]:
+        rows = await asyncio.to_thread(self.store.page)
+        return [
+            {
+                "id": r["id"],
+                "name": r["name"],
+                "status": r["status"],
+                "mode": r["mode"],
+                "rounds": r["rounds"],
+                "round": r["round"],
+            }
+            for r in rows
+        ]
+
+    async def view(self, league_id: str) -> dict[str, Any]:
+        """A season's page: its rules and state, members, standings by player and team
+        with each one's PT over the season, and every table with its link."""
+        season = await self._season(league_id)
+        members, games, seated = await asyncio.gather(
+            asyncio.to_thread(self.store.members, season["id"]),
+            asyncio.to_thread(self.store.games, season["id"]),
+            asyncio.to_thread(self.store.tables, season["id"]),
+        )
+        players, teams = standings(members, games)
+        rules = RuleSet.from_dict(json.loads(season["rules"]))
+        names = {k: n for k, n, _ in members}
+        return {
+            "id": season["id"],
+            "name": season["name"],
+            "rules": rules.name,
+            "length": rules.length.value,
+            "clock": season["pool"],
+            "mode": season["mode"],
+            "joining": season["joining"],
+            "rounds": season["rounds"],
+            "round": season["round"],
+            "status": season["status"],
+            "members": [{"key": k, "name": n, "team": t} for k, n, t in members],
+            "standings": [line.to_dict() for line in players],
+            "teams": [line.to_dict() for line in teams],
+            "tables": [
+                {**t, "names": [names.get(p, "") if p else None for p in t["players"]]}
+                for t in seated
+            ],
+        }
+
+    # ----------------------------------------------------------- the runner
+
+    async def run(self) -> None:
+        self.registry.bus.subscribe(self._on_finished)
+        while True:
+            try:
+                async with self._lock:
+                    if await self.registry.leads("leagues"):
+                        await self._step()
+            except Exception:
+                log.exception("leagues: a step failed")
+            await self._sleep(STEP_EVERY)
+
+    async def _on_finished(self, event: GameFinished) -> None:
+        if event.kind == TableKind.LEAGUE.value:
+            self._woken.set()
+
+    async def _sleep(self, seconds: float) -> None:
+        clock = self.registry.clock
+        sleeper = asyncio.ensure_future(clock.sleep_until(clock.now() + seconds))
+        woken = asyncio.ensure_future(self._woken.wait())
+        try:
+            await asyncio.wait({sleeper, woken}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (sleeper, woken):
+                task.cancel()
+            await asyncio.gather(sleeper, woken, return_exceptions=True)
+        self._woken.clear()
+
+    async def step(self) -> None:
+        """Take every step that is due (the runner's body, callable from tests)."""
+        async with self._lock:
+            await self._step()
+
+    async def _step(self) -> None:
+        for season in await asyncio.to_thread(self.store.running):
+            await self._advance(season)
+
+    async def _advance(self, season: dict[str, Any]) -> None:
+        plan = json.loads(season["plan"])
+        round_ = season["round"]
+        seated = await asyncio.to_thread(self.store.tables, season["id"])
+        current = [t for t in seated if t["round"] == round_]
+        if len(current) < len(plan[round_ - 1]):
+            await self._seat(season, round_, plan[round_ - 1], {t["number"] for t in current})
+            return
+        if not all(t["over"] for t in current):
+            return
+        last = round_ >= season["rounds"]
+        moved = await asyncio.to_thread(self.store.advance, season["id"], round_, last)
+        if moved and not last:
+            await self._seat(season, round_ + 1, plan[round_], set())
+
+    async def _seat(
+        self, season: dict[str, Any], round_: int, tables_: list[list[str | None]], have: set[int]
+    ) -> None:
+        rules = RuleSet.from_dict(json.loads(season["rules"]))
+        names = {k: n for k, n, _ in await asyncio.to_thread(self.store.members, season["id"])}
+        for number, seated in enumerate(tables_, start=1):
+            if number in have:
+                continue
+            if self.registry.live >= self.registry.limits.live_tables:
+                return  # the site is full: the runner seats the rest when tables end
+            seats = [
+                roster_seat(s, ROSTER)
+                if key is None
+                else SeatSpec(HUMAN, names[key], None, int(key[8:]))
+                if key.startswith("account:")
+                else roster_seat(s, ROSTER, names[key])
+                for s, key in enumerate(seated)
+            ]
+            row = {
+                "league_id": season["id"],
+                "round": round_,
+                "number": number,
+                "players": json.dumps(seated),
+            }
+            new = fresh_table(
+                rules,
+                seats,
+                TableKind.LEAGUE,
+                self.registry.clock.now(),
+                pool=season["pool"],
+                watchable=True,
+                rows=[Row("league_tables", row)],
+            )
+            await self.registry.open_table(new, rules, seats)
+
+
+__all__ = ["LeagueDesk", "LeagueStore"]

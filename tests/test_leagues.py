@@ -1,0 +1,166 @@
+"""League seasons (003): planned rounds, PT as M-League counts it, standings by player
+and team, written with each table's end and recomputable; a season survives a restart."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+
+from riichi.cli import main
+from riichi.platform.leagues import Game, check_start, plan_season, standings
+from riichi.rules import find_ruleset
+from riichi.server import create_app
+from riichi.server.clock import FakeClock
+from test_server_accounts import register
+
+TEAMS = {f"p{i}": ("red" if i < 4 else "blue") for i in range(8)}
+SEASON = {
+    "name": "Winter league",
+    "rules": "league",
+    "switches": {"length": "east", "lengths": ["east", "south"]},
+    "mode": "team",
+    "rounds": 3,
+}
+
+
+def test_a_team_season_seats_every_member_each_round_and_mixes_the_teams() -> None:
+    plan = plan_season(TEAMS, 3, 4, "winter")
+    assert len(plan) == 3
+    for tables in plan:
+        seated = [p for t in tables for p in t]
+        assert sorted(seated) == sorted(TEAMS)  # everyone once a round
+        for table in tables:  # two of each team: never three of one
+            assert Counter(TEAMS[p] for p in table if p) == {"red": 2, "blue": 2}
+    assert plan == plan_season(TEAMS, 3, 4, "winter")  # the same plan after a restart
+    check_start(TEAMS, "team", 4)
+
+
+def test_standings_add_up_pt_and_rank_ties_by_average_place() -> None:
+    members = [("a", "Ann", "red"), ("b", "Bob", "red"), ("c", "Cy", "blue"), ("d", "Di", "blue")]
+    games = [
+        Game("a", "t1", 1, 1, 45000, 45.0, 1.0),
+        Game("b", "t1", 1, 2, 30000, 10.0, 1.0),
+        Game("c", "t1", 1, 3, 15000, -25.0, 1.0),
+        Game("d", "t1", 1, 4, 10000, -30.0, 1.0),
+        Game("d", "t2", 2, 1, 55000, 55.0, 2.0),
+        Game("a", "t2", 2, 4, 5000, -55.0, 2.0),
+    ]
+    players, teams = standings(members, games)
+    assert [(p.key, p.pt, p.games) for p in players] == [
+        ("d", 25.0, 2), ("b", 10.0, 1), ("a", -10.0, 2), ("c", -25.0, 1)
+    ]  # fmt: skip
+    assert players[2].best == 45.0 and players[2].average_place == 2.5
+    assert players[2].series == [45.0, -10.0]
+    assert [(t.key, t.pt) for t in teams] == [("blue", 0.0), ("red", 0.0)] or [
+        (t.key, t.pt) for t in teams
+    ] == [("red", 0.0), ("blue", 0.0)]
+    # equal PT: the better average place first
+    tied = standings(
+        members[:2], [Game("a", "t", 1, 2, 0, 5.0, 1), Game("b", "t", 1, 1, 0, 5.0, 1)]
+    )
+    assert [p.key for p in tied[0]] == ["b", "a"]
+
+
+def pt_by_hand(score: int, place: int, others: list[tuple[int, int]]) -> float:
+    """003's PT by hand: (score - 30,000) / 1,000 + uma (30/10/-10/-30), in tenths;
+    first place takes what makes the table sum to zero (its oka of 20, and the
+    riichi sticks left on the table)."""
+    uma = {1: 30, 2: 10, 3: -10, 4: -30}
+    if place != 1:
+        return round((score - 30000) / 1000 + uma[place], 1)
+    return round(-sum((s - 30000) / 1000 + uma[p] for s, p in others), 1)
+
+
+def finished_season(client: TestClient, league: str, rounds: int) -> dict[str, Any]:
+    deadline = time.monotonic() + 240
+    while True:
+        view: dict[str, Any] = client.get(f"/api/leagues/{league}").json()
+        if view["status"] == "over":
+            return view
+        assert time.monotonic() < deadline, f"the season did not end: round {view['round']}"
+        time.sleep(0.2)
+
+
+def test_a_team_season_of_eight_over_three_rounds_survives_a_restart(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    with TestClient(create_app(db, clock=FakeClock())) as client:
+        register(client, "Organiser")
+        made = client.post("/api/leagues", json=SEASON)
+        assert made.status_code == 201, made.text
+        league = made.json()["id"]
+        for team in ("red", "blue"):
+            added = client.post(f"/api/leagues/{league}/computers", json={"count": 4, "team": team})
+            assert added.status_code == 200, added.text
+        refused = client.post(f"/api/leagues/{league}/join", json={})
+        assert refused.status_code == 400 and "team" in refused.json()["error"]
+        started = client.post(f"/api/leagues/{league}/start", json={})
+        assert started.status_code == 200, started.text
+        assert started.json()["status"] == "running" and started.json()["round"] == 1
+        assert len(started.json()["tables"]) == 2
+    # the site stops mid-round, and comes back
+    with TestClient(create_app(db, clock=FakeClock())) as client:
+        view = finished_season(client, league, 3)
+        assert len(view["tables"]) == 6 and all(t["over"] for t in view["tables"])
+        assert sorted(Counter(t["round"] for t in view["tables"]).items()) == [
+            (1, 2),
+            (2, 2),
+            (3, 2),
+        ]
+        # PT by hand from every table's stored scores and places
+        expected: Counter[str] = Counter()
+        for t in view["tables"]:
+            standing = client.get(f"/api/games/{t['table']}/record").json()["standings"]
+            by_seat = {x["seat"]: (x["score"], x["place"]) for x in standing}
+            for seat, key in enumerate(t["players"]):
+                score, place = by_seat[seat]
+                others = [v for s, v in by_seat.items() if s != seat]
+                expected[key] += pt_by_hand(score, place, others)
+        got = {line["key"]: line["pt"] for line in view["standings"]}
+        assert got.keys() == expected.keys()
+        assert all(abs(got[k] - expected[k]) < 0.05 for k in got), (got, expected)
+        assert all(line["games"] == 3 for line in view["standings"])
+        team_pt = {t["key"]: t["pt"] for t in view["teams"]}
+        for team in ("red", "blue"):
+            members = [m["key"] for m in view["members"] if m["team"] == team]
+            assert team_pt[team] == round(sum(got[m] for m in members), 1)
+        assert abs(sum(team_pt.values())) < 0.5  # the table's PT sums to zero
+        # recomputed from the stored games: the same standings
+        before = view["standings"]
+    result = CliRunner().invoke(main, ["league", "--recompute", "--db", db])
+    assert result.exit_code == 0, result.output
+    assert "Winter league" in result.output and "24 games" in result.output
+    with TestClient(create_app(db, clock=FakeClock())) as client:
+        assert client.get(f"/api/leagues/{league}").json()["standings"] == before
+
+
+def test_seasons_refuse_what_they_cannot_hold(tmp_path: Path) -> None:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'l.db'}", clock=FakeClock())) as client:
+        assert client.post("/api/leagues", json=SEASON).status_code == 401
+        register(client, "Organiser")
+        for body, said in [
+            ({**SEASON, "rounds": 0}, "1 to 40 rounds"),
+            ({**SEASON, "mode": "duo"}, "individual or team"),
+            ({**SEASON, "name": ""}, "name"),
+            ({**SEASON, "joining": "invitation", "invite": ["Nobody"]}, "no account"),
+            ({**SEASON, "prize": 5}, "unknown fields"),
+        ]:
+            refused = client.post("/api/leagues", json=body)
+            assert refused.status_code == 400 and said in refused.json()["error"], refused.text
+        league = client.post("/api/leagues", json={**SEASON, "mode": "individual"}).json()["id"]
+        client.post(f"/api/leagues/{league}/computers", json={"count": 3})
+        short = client.post(f"/api/leagues/{league}/start", json={})
+        assert short.status_code == 400 and "whole tables" in short.json()["error"]
+        joined = client.post(f"/api/leagues/{league}/join", json={})
+        assert joined.status_code == 200 and len(joined.json()["members"]) == 4
+        again = client.post(f"/api/leagues/{league}/join", json={})
+        assert again.status_code == 400 and "member already" in again.json()["error"]
+        assert client.get("/api/leagues/nosuch").status_code == 404
+        assert [x["id"] for x in client.get("/api/leagues").json()["items"]] == [league]
+        assert find_ruleset("league").uma == (30000, 10000, -10000, -30000)
+        assert list(combinations(range(2), 2)) == [(0, 1)]
