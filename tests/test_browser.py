@@ -932,3 +932,52 @@ def test_four_people_take_a_money_table_from_the_lobby(browser: Browser, tmp_pat
         assert errors == []
     finally:
         server.stop()
+
+
+def test_a_league_season_page_shows_standings_teams_and_pt(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """An organiser makes a team season in the page, adds eight roster computers in two
+    teams, starts it; the season's page shows the standings in PT, the teams, a line
+    a player over the season and every table with its replay."""
+    from riichi.server.clock import FakeClock
+    from server_helpers import Running
+
+    server = Running(create_app(f"sqlite:///{tmp_path / 'league.db'}", clock=FakeClock()))
+    errors: list[str] = []
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        sign_up(page, server.url, "Organiser")
+        page.goto(f"{server.url}/leagues")
+        page.fill("#l-form input[name=name]", "Spring league")
+        page.select_option("#l-form select[name=mode]", "team")
+        page.fill("#l-form input[name=rounds]", "1")
+        page.click("#l-form button[type=submit]")
+        page.wait_for_url("**/league/**")
+        league = page.url.split("/league/")[1]
+        for team in ("North", "South"):
+            page.fill("#l-team input", team)
+            page.fill("#l-count", "4")
+            page.click("#l-add")
+            page.wait_for_function(
+                f"() => document.querySelectorAll('#l-standings tbody tr').length >= "
+                f"{4 if team == 'North' else 8}"
+            )
+        page.click("#l-start")
+        page.wait_for_selector("#l-tables li")
+        deadline = time.monotonic() + 120
+        while "over ·" not in page.inner_text("#l-facts"):
+            assert time.monotonic() < deadline, "the season did not end"
+            page.wait_for_timeout(500)
+            page.goto(f"{server.url}/league/{league}")
+            page.wait_for_selector("#l-facts:not(:empty)")
+        assert page.locator("#l-standings tbody tr").count() == 8
+        assert page.locator("#l-teams tbody tr").count() == 2
+        assert page.locator("#l-plot polyline").count() == 8
+        assert page.locator("#l-tables a[href^='/replay/']").count() == 2
+        shot(page, "13-league")
+        screens_at_both_widths(page, {"league": (page.url, "#l-standings tbody tr")})
+        assert errors == []
+    finally:
+        server.stop()

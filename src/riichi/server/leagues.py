@@ -383,6 +383,7 @@ class LeagueDesk:
         return {
             "id": season["id"],
             "name": season["name"],
+            "organiser": season["organiser"],
             "rules": rules.name,
             "length": rules.length.value,
             "clock": season["pool"],
