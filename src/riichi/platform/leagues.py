@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from riichi.errors import RiichiError
-from riichi.platform.tournaments import pair, seat_round
+from riichi.platform.tournaments import pair, plan_rounds
 
 MAX_ROUNDS = 40
 MAX_MEMBERS = 64
@@ -67,20 +67,10 @@ def plan_season(
 ) -> list[list[list[str | None]]]:
     """Every round's tables of member keys (teams as ``members`` give them)."""
     teammates: dict[frozenset[str], int] = {}
-    keys = list(members)
-    for a, b in combinations(keys, 2):
+    for a, b in combinations(members, 2):
         if members[a] is not None and members[a] == members[b]:
             teammates[pair(a, b)] = TEAM_WEIGHT
-    met = dict(teammates)
-    plan = []
-    for round_ in range(1, rounds + 1):
-        tables = seat_round(keys, met, size, f"{seed}/{round_}")
-        plan.append(tables)
-        for table in tables:
-            seated = [p for p in table if p is not None]
-            for a, b in combinations(seated, 2):
-                met[pair(a, b)] = met.get(pair(a, b), 0) + 1
-    return plan
+    return plan_rounds(list(members), rounds, size, seed, teammates)
 
 
 @dataclass(frozen=True, slots=True)

@@ -250,6 +250,20 @@ def roster_seat(seat: int, kind: str = ROSTER, name: str | None = None) -> SeatS
     return SeatSpec(kind, name or f"{kind} {seat + 1} {BOT_LABEL}")
 
 
+def desk_seats(keys: Sequence[str | None], names: Mapping[str, str]) -> list[SeatSpec]:
+    """A desk's table by player key (a tournament's entrants, a season's members): an
+    account's seat is that person's, any other key a roster computer under its name,
+    and None a roster computer of its own."""
+    return [
+        roster_seat(s, ROSTER)
+        if key is None
+        else SeatSpec(HUMAN, names[key], None, int(key[8:]))
+        if key.startswith("account:")
+        else roster_seat(s, ROSTER, names[key])
+        for s, key in enumerate(keys)
+    ]
+
+
 def player_key(spec: SeatSpec, seat: int) -> str:
     """Who a seat's figures and rating belong to: an account, a roster computer (one
     per kind and seat, so four computers at a table are four players), or a guest."""

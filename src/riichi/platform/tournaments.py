@@ -108,16 +108,21 @@ def pair(a: str, b: str) -> frozenset[str]:
 
 
 def plan_rounds(
-    entrants: Sequence[str], rounds: int, size: int, seed: str
+    entrants: Sequence[str],
+    rounds: int,
+    size: int,
+    seed: str,
+    met_before: Mapping[frozenset[str], int] | None = None,
 ) -> list[list[list[str | None]]]:
     """Every round's tables, planned when registration closes: the schedule with the
-    fewest repeat meetings the tries find (sixteen at fours over four rounds: none).
+    fewest repeat meetings the tries find (sixteen at fours over four rounds: none),
+    counting ``met_before`` as meetings already made (a season's teammates).
     Deterministic for a seed, so a restarted server seats the same tables."""
     budget = max(1, PLAN_WORK // max(1, len(entrants) * rounds))
     best: list[list[list[str | None]]] = []
     best_cost = -1
     for attempt in range(budget):
-        met: dict[frozenset[str], int] = {}
+        met: dict[frozenset[str], int] = dict(met_before or {})
         plan = []
         for round_ in range(1, rounds + 1):
             tables = seat_round(entrants, met, size, f"{seed}/{attempt}/{round_}")

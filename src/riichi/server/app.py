@@ -378,10 +378,7 @@ def create_app(
     async def game_review(request: Request) -> Response:
         seat = seat_param(request.path_params["seat"])
         who = await reviewer_key(request)
-        try:
-            found = await server().review(request.path_params["id"], seat, who)
-        except ReviewBusy as exc:
-            return _error(str(exc), exc.status)
+        found = await server().review(request.path_params["id"], seat, who)
         return Response(found, media_type="application/json")
 
     async def upload_review(request: Request) -> Response:
@@ -397,22 +394,15 @@ def create_app(
             raise HttpError('"seat" is a seat number', 400)
         if name is not None and (not isinstance(name, str) or len(name) > 64):
             raise HttpError('"name" is a player\'s name', 400)
-        try:
-            done = await server().reviews.of_log(
-                log.encode(), seat, name, fields.get("keep") is True, who
-            )
-        except ReviewBusy as exc:
-            return _error(str(exc), exc.status)
+        keep = fields.get("keep") is True
+        done = await server().reviews.of_log(log.encode(), seat, name, keep, who)
         return Response(done, media_type="application/json")
 
     async def kept_review(request: Request) -> Response:
         seat = seat_param(request.path_params["seat"])
         who = await reviewer_key(request)
         game = request.path_params["game"]
-        try:
-            found = await server().reviews.kept(game[:80], seat, who)
-        except ReviewBusy as exc:
-            return _error(str(exc), exc.status)
+        found = await server().reviews.kept(game[:80], seat, who)
         return Response(found, media_type="application/json")
 
     async def money(request: Request) -> Response:
@@ -830,6 +820,8 @@ def create_app(
             return _error(str(exc), exc.status)
         if isinstance(exc, NotFound):
             return _error(str(exc), 404)
+        if isinstance(exc, ReviewBusy):
+            return _error(str(exc), exc.status)
         return _error(str(exc), 400)  # a bad name or password, a request refused
 
     return Starlette(

@@ -68,3 +68,17 @@ class FakeClock:
 def _wake(future: asyncio.Future[None]) -> None:
     if not future.done():
         future.set_result(None)
+
+
+async def sleep_or_woken(clock: Clock, wake: float, woken: asyncio.Event) -> None:
+    """Sleep until ``wake`` on ``clock``, or until ``woken`` is set (then cleared): how
+    a desk's runner waits for its next step or for a table's end."""
+    sleeper = asyncio.ensure_future(clock.sleep_until(wake))
+    waiter = asyncio.ensure_future(woken.wait())
+    try:
+        await asyncio.wait({sleeper, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (sleeper, waiter):
+            task.cancel()
+        await asyncio.gather(sleeper, waiter, return_exceptions=True)
+    woken.clear()

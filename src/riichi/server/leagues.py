@@ -39,8 +39,9 @@ from riichi.platform.leagues import (
     plan_season,
     standings,
 )
-from riichi.platform.tables import HUMAN, Row, SeatSpec, TableKind, roster_seat
+from riichi.platform.tables import Row, TableKind, desk_seats
 from riichi.rules import RuleSet
+from riichi.server.clock import sleep_or_woken
 from riichi.server.registry import GameFinished, Registry
 from riichi.server.storage import (
     Account,
@@ -412,23 +413,12 @@ class LeagueDesk:
                         await self._step()
             except Exception:
                 log.exception("leagues: a step failed")
-            await self._sleep(STEP_EVERY)
+            clock = self.registry.clock
+            await sleep_or_woken(clock, clock.now() + STEP_EVERY, self._woken)
 
     async def _on_finished(self, event: GameFinished) -> None:
         if event.kind == TableKind.LEAGUE.value:
             self._woken.set()
-
-    async def _sleep(self, seconds: float) -> None:
-        clock = self.registry.clock
-        sleeper = asyncio.ensure_future(clock.sleep_until(clock.now() + seconds))
-        woken = asyncio.ensure_future(self._woken.wait())
-        try:
-            await asyncio.wait({sleeper, woken}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in (sleeper, woken):
-                task.cancel()
-            await asyncio.gather(sleeper, woken, return_exceptions=True)
-        self._woken.clear()
 
     async def step(self) -> None:
         """Take every step that is due (the runner's body, callable from tests)."""
@@ -464,14 +454,7 @@ class LeagueDesk:
                 continue
             if self.registry.live >= self.registry.limits.live_tables:
                 return  # the site is full: the runner seats the rest when tables end
-            seats = [
-                roster_seat(s, ROSTER)
-                if key is None
-                else SeatSpec(HUMAN, names[key], None, int(key[8:]))
-                if key.startswith("account:")
-                else roster_seat(s, ROSTER, names[key])
-                for s, key in enumerate(seated)
-            ]
+            seats = desk_seats(seated, names)
             row = {
                 "league_id": season["id"],
                 "round": round_,

@@ -47,7 +47,7 @@ from riichi.bots import BOT_LABEL, ROSTER
 from riichi.errors import excerpt
 from riichi.platform import Pool
 from riichi.platform.chips import HOUSE, MONEY, Transfer, account_ledger, backer, escrow
-from riichi.platform.tables import HUMAN, Row, SeatSpec, TableKind, roster_seat
+from riichi.platform.tables import Row, TableKind, desk_seats
 from riichi.platform.tournaments import (
     DEFAULT_PAYOUT,
     MAX_ENTRANTS,
@@ -63,6 +63,7 @@ from riichi.platform.tournaments import (
     standings,
 )
 from riichi.rules import RuleSet
+from riichi.server.clock import sleep_or_woken
 from riichi.server.registry import GameFinished, Registry
 from riichi.server.storage import (
     Account,
@@ -611,15 +612,7 @@ class TournamentDesk:
         self.registry.bus.publish(GameFinished(tournament_id, TOURNAMENT_CHANGED, now))
 
     async def _sleep_until(self, wake: float) -> None:
-        sleeper = asyncio.ensure_future(self.registry.clock.sleep_until(wake))
-        woken = asyncio.ensure_future(self._woken.wait())
-        try:
-            await asyncio.wait({sleeper, woken}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in (sleeper, woken):
-                task.cancel()
-            await asyncio.gather(sleeper, woken, return_exceptions=True)
-        self._woken.clear()
+        await sleep_or_woken(self.registry.clock, wake, self._woken)
 
     async def step(self) -> float:
         """Take every step that is due (the runner's body, callable from tests); returns
@@ -686,14 +679,7 @@ class TournamentDesk:
                 continue
             if self.registry.live >= self.registry.limits.live_tables:
                 return  # the site is full: the runner seats the rest when tables end
-            seats = [
-                roster_seat(s, ROSTER)
-                if player is None
-                else SeatSpec(HUMAN, names[player], None, int(player[8:]))
-                if player.startswith("account:")
-                else roster_seat(s, ROSTER, names[player])
-                for s, player in enumerate(seated)
-            ]
+            seats = desk_seats(seated, names)
             row = {
                 "tournament_id": t.id,
                 "round": round_,
