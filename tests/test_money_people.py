@@ -15,7 +15,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from riichi.platform.chips import START_CHIPS, escrow, reserve
-from riichi.server import create_app
+from riichi.server import Limits, create_app
 from riichi.server.auth import COOKIE
 from riichi.server.clock import FakeClock
 from riichi.server.ledger import ChipStore
@@ -344,5 +344,22 @@ def test_a_person_away_from_a_table_is_told_their_clock_runs(tmp_path: Path) -> 
                     pass
             told = receive(channel)  # Bean's turn, and Bean is away
             assert told["kind"] == "clock" and told["link"] == f"/table/{table}"
+    finally:
+        site.stop()
+
+
+def test_money_requests_come_at_a_bounded_rate(tmp_path: Path) -> None:
+    limits = Limits(tables_per_address="4 per minute")
+    site = Running(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock(), limits=limits))
+    try:
+        ann, bea = people(site, ["Anna", "Bean"])
+        offer = ann.post("/api/money", json={**ONE_HAND_WTA, "clock": "standard", "bet": 10}).json()
+        for _ in range(2):  # sit, leave, sit, leave: each moves chips
+            assert bea.post(f"/api/money/{offer['id']}/sit").status_code == 200
+            assert bea.post(f"/api/money/{offer['id']}/leave").status_code == 200
+        refused = bea.post(f"/api/money/{offer['id']}/sit")
+        assert refused.status_code == 429 and "too many" in refused.json()["error"]
+        assert chips(bea) == START_CHIPS
+        clean(site)
     finally:
         site.stop()

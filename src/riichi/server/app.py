@@ -405,6 +405,15 @@ def create_app(
         found = await server().reviews.kept(game[:80], seat, who)
         return Response(found, media_type="application/json")
 
+    async def money_session(request: Request) -> Session:
+        """A signed-in person acting at the money lobby, at a bounded rate (each seat
+        taken or left moves chips)."""
+        session = await signed_in(request)
+        key = f"money:{session.account.id}"
+        if not server().rates.hit(limits.tables_per_address, key):
+            raise HttpError("too many money table requests: wait a minute", 429)
+        return session
+
     async def money(request: Request) -> Response:
         """The money lobby (GET), or a new money table between people (POST)."""
         hub = server()
@@ -412,14 +421,14 @@ def create_app(
             session = await session_of(request)
             return JSONResponse(await hub.money.lobby(session.account if session else None))
         body = await read_json(request)
-        session = await signed_in(request)
+        session = await money_session(request)
         device, _ = device_of(request)
         marks = hub.marks(client_address(request), device)
         return JSONResponse(await hub.money.create(session.account, body, marks), status_code=201)
 
     async def money_action(request: Request) -> Response:
         await read_json(request)
-        session = await signed_in(request)
+        session = await money_session(request)
         hub = server()
         offer, action = request.path_params["id"], request.path_params["action"]
         if action == "sit":
