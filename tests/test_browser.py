@@ -981,3 +981,33 @@ def test_a_league_season_page_shows_standings_teams_and_pt(
         assert errors == []
     finally:
         server.stop()
+
+
+def test_a_tournament_entrant_sees_the_notice_of_their_table(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The lobby open, a tournament round starts: the entrant's page says so at once,
+    with the table's link, and the link seats them."""
+    from riichi.server.clock import FakeClock
+    from server_helpers import Running
+
+    server = Running(create_app(f"sqlite:///{tmp_path / 'cup.db'}", clock=FakeClock()))
+    try:
+        pages = []
+        for name in ("Anna", "Bean"):
+            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+            sign_up(page, server.url, name)
+            pages.append(page)
+        ann, bea = pages
+        cup = {"name": "Cup", "rules": "riichi-basic", "length": "one-hand", "rounds": 1}
+        made = post_json(ann, "/api/tournaments", {**cup, "bet": 10, "closes_in": 60})
+        tid = made["id"]
+        post_json(bea, f"/api/tournaments/{tid}/register", {})
+        post_json(ann, f"/api/tournaments/{tid}/computers", {"count": 3})
+        post_json(ann, f"/api/tournaments/{tid}/start", {})
+        notice = bea.wait_for_selector("#notices a:has-text('Cup: your round 1 table')")
+        assert (notice.get_attribute("href") or "").startswith("/table/")
+        notice.click()
+        bea.wait_for_selector("#my-hand .tile")
+    finally:
+        server.stop()

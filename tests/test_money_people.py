@@ -363,3 +363,21 @@ def test_money_requests_come_at_a_bounded_rate(tmp_path: Path) -> None:
         clean(site)
     finally:
         site.stop()
+
+
+def test_a_tournament_entrant_is_told_their_table_started(tmp_path: Path) -> None:
+    site = Running(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock()))
+    try:
+        ann, bea = people(site, ["Anna", "Bean"])
+        body = {"name": "Cup", "rules": "riichi-basic", "length": "one-hand", "rounds": 1}
+        tid = ann.post("/api/tournaments", json={**body, "bet": 10, "closes_in": 60}).json()["id"]
+        assert bea.post(f"/api/tournaments/{tid}/register").status_code == 200
+        assert ann.post(f"/api/tournaments/{tid}/computers", json={"count": 3}).status_code == 200
+        with bea.socket("/ws/me") as channel:
+            assert receive(channel)["type"] == "hello"
+            assert ann.post(f"/api/tournaments/{tid}/start").status_code == 200
+            told = receive(channel)
+            assert told["kind"] == "table" and "Cup: your round 1 table" in told["text"]
+            assert told["link"].startswith("/table/")
+    finally:
+        site.stop()
