@@ -645,3 +645,35 @@ def test_a_crowd_relayed_at_once_is_served(
                 if message["type"] == "spectators" and message["count"] == len(crowd):
                     break
             ws.close()
+
+
+def test_a_notice_reaches_a_channel_on_another_process(
+    shared: str, redis_server: Redis, tmp_path: Path
+) -> None:
+    """Bean's live channel is on one process; Anna, on the other, invites Bean by name:
+    the notice crosses over, and Anna sees Bean online from her process."""
+    from riichi.server.auth import COOKIE
+
+    options = ("--shared", "--redis", redis_server.url)
+    with processes(shared, tmp_path, 2, *options) as ports:
+        clients = []
+        for n, (name, port) in enumerate([("Anna", ports[1]), ("Bean", ports[0])]):
+            transport = httpx.HTTPTransport(local_address=f"127.0.6.{n + 1}")
+            client = httpx.Client(
+                base_url=f"http://127.0.0.1:{port}", transport=transport, timeout=30
+            )
+            made = client.post("/api/register", json={"name": name, "password": "pw12345678"})
+            assert made.status_code == 201, made.text
+            clients.append(client)
+        anna, bean = clients
+        cookie = f"{COOKIE}={bean.cookies.get(COOKIE)}"
+        url = f"ws://127.0.0.1:{ports[0]}/ws/me"
+        with connect(url, additional_headers={"Cookie": cookie}, open_timeout=10) as channel:
+            assert json.loads(channel.recv(timeout=10))["type"] == "hello"
+            body = {**TABLE, "seats": ["human", "human", "efficiency", "efficiency"]}
+            made = anna.post("/api/tables", json={**body, "invite": ["Bean"]})
+            assert made.status_code == 201, made.text
+            notice = json.loads(channel.recv(timeout=10))
+            assert notice["kind"] == "invited" and notice["link"] == f"/table/{made.json()['id']}"
+            online = anna.get("/api/online").json()["online"]
+            assert [p["name"] for p in online] == ["Bean"]
