@@ -164,3 +164,48 @@ def test_seasons_refuse_what_they_cannot_hold(tmp_path: Path) -> None:
         assert [x["id"] for x in client.get("/api/leagues").json()["items"]] == [league]
         assert find_ruleset("league").uma == (30000, 10000, -10000, -30000)
         assert list(combinations(range(2), 2)) == [(0, 1)]
+
+
+def test_open_play_seats_whoever_waits_and_each_pair_meets_at_most_n_times(
+    tmp_path: Path,
+) -> None:
+    from riichi.platform.leagues import open_tables
+    from server_helpers import Seat
+
+    # the tables as the rule makes them: people first, oldest first; computers complete
+    assert open_tables(["a", "b"], ["x", "y", "z"], {}, 4, 1) == [["a", "b", "x", "y"]]
+    met = {frozenset(("a", "x")): 1}
+    assert open_tables(["a"], ["x", "y", "z"], met, 4, 1) == []  # a met x: no room
+    assert open_tables([], ["x", "y", "z", "w"], {}, 4, 1) == []  # computers never alone
+    open_play = {
+        "name": "Open league",
+        "switches": {"length": "east", "lengths": ["east", "south"]},
+        "play": "open",
+        "meetings": 1,
+    }
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'o.db'}", clock=FakeClock())) as client:
+        register(client, "Organiser")
+        league = client.post("/api/leagues", json=open_play).json()["id"]
+        assert client.post(f"/api/leagues/{league}/join", json={}).status_code == 200
+        client.post(f"/api/leagues/{league}/computers", json={"count": 3})
+        early = client.post(f"/api/leagues/{league}/wait", json={})
+        assert early.status_code == 400 and "running season" in early.json()["error"]
+        started = client.post(f"/api/leagues/{league}/start", json={}).json()
+        assert started["status"] == "running" and started["tables"] == []  # nobody waits
+        seated = client.post(f"/api/leagues/{league}/wait", json={}).json()
+        assert len(seated["tables"]) == 1 and seated["waiting"] == []
+        table = seated["tables"][0]["table"]
+        with client.websocket_connect(f"/ws/tables/{table}") as ws:
+            Seat(ws).play()
+        deadline = time.monotonic() + 30
+        while not client.get(f"/api/leagues/{league}").json()["tables"][0]["over"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        again = client.post(f"/api/leagues/{league}/wait", json={}).json()
+        assert len(again["tables"]) == 1 and again["waiting"] == ["Organiser"]  # met them all
+        twice = client.post(f"/api/leagues/{league}/wait", json={})
+        assert twice.status_code == 400 and "already" in twice.json()["error"]
+        view = client.post(f"/api/leagues/{league}/end", json={}).json()
+        assert view["status"] == "over" and view["waiting"] == []
+        assert all(line["games"] == 1 for line in view["standings"])
+        assert abs(sum(line["pt"] for line in view["standings"])) < 0.5

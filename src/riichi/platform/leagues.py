@@ -30,6 +30,8 @@ MAX_ROUNDS = 40
 MAX_MEMBERS = 64
 MODES = ("individual", "team")
 JOINING = ("open", "invitation")
+PLAYS = ("schedule", "open")  # rounds planned at the start, or tables as members gather
+MAX_MEETINGS = 20
 # one team meeting counts as this many repeat meetings of two players
 TEAM_WEIGHT = 3
 
@@ -38,7 +40,13 @@ class LeagueError(RiichiError):
     """A season, a member or a step refused, with the reason; nothing has changed."""
 
 
-def check_season(mode: str, joining: str, rounds: int, players: int) -> None:
+def check_season(
+    mode: str, joining: str, rounds: int, players: int, play: str = "schedule", meetings: int = 0
+) -> None:
+    if play not in PLAYS:
+        raise LeagueError(f"a season is played by {' or '.join(PLAYS)}, got {play[:20]!r}")
+    if play == "open" and not 1 <= meetings <= MAX_MEETINGS:
+        raise LeagueError(f"in open play each pair meets 1 to {MAX_MEETINGS} times at most")
     if mode not in MODES:
         raise LeagueError(f"a season is {' or '.join(MODES)}, got {mode[:20]!r}")
     if joining not in JOINING:
@@ -71,6 +79,45 @@ def plan_season(
         if members[a] is not None and members[a] == members[b]:
             teammates[pair(a, b)] = TEAM_WEIGHT
     return plan_rounds(list(members), rounds, size, seed, teammates)
+
+
+def open_tables(
+    waiting: Sequence[str],
+    ready: Sequence[str],
+    met: Mapping[frozenset[str], int],
+    size: int,
+    limit: int,
+) -> list[list[str]]:
+    """Open play: tables of ``size`` from the people ``waiting`` (oldest first), with
+    members always ``ready`` (roster computers) to complete a table that has a person,
+    no two at a table who have met ``limit`` times already."""
+    taken: set[str] = set()
+    tables = []
+    for first in waiting:
+        if first in taken:
+            continue
+        table = [first]
+        for who in [*waiting, *ready]:
+            if len(table) == size:
+                break
+            if who in taken or who in table:
+                continue
+            if all(met.get(pair(who, other), 0) < limit for other in table):
+                table.append(who)
+        if len(table) == size:
+            tables.append(table)
+            taken.update(table)
+    return tables
+
+
+def meetings_of(tables: Sequence[Sequence[str | None]]) -> dict[frozenset[str], int]:
+    """How often each pair of members has sat at one table."""
+    met: dict[frozenset[str], int] = {}
+    for table in tables:
+        seated = [p for p in table if p is not None]
+        for a, b in combinations(seated, 2):
+            met[pair(a, b)] = met.get(pair(a, b), 0) + 1
+    return met
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +211,8 @@ __all__ = [
     "Line",
     "check_season",
     "check_start",
+    "meetings_of",
+    "open_tables",
     "plan_season",
     "standings",
 ]

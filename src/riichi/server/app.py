@@ -462,6 +462,10 @@ def create_app(
             return JSONResponse(await desk.add_computers(session.account, league_id, body))
         if action == "start":
             return JSONResponse(await desk.start(session.account, league_id))
+        if action in ("wait", "stop-waiting"):
+            return JSONResponse(await desk.wait(session.account, league_id, action == "wait"))
+        if action == "end":
+            return JSONResponse(await desk.end(session.account, league_id))
         raise NotFound(f"no league action {excerpt(action)}")
 
     async def online(request: Request) -> Response:

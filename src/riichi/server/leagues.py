@@ -36,6 +36,8 @@ from riichi.platform.leagues import (
     LeagueError,
     check_season,
     check_start,
+    meetings_of,
+    open_tables,
     plan_season,
     standings,
 )
@@ -48,6 +50,7 @@ from riichi.server.storage import (
     league_games,
     league_members,
     league_tables,
+    league_waiting,
     leagues,
     tables,
 )
@@ -122,6 +125,70 @@ class LeagueStore:
                 .where(leagues.c.id == league_id, leagues.c.status == "open")
                 .values(status="running", round=1, plan=json.dumps(plan))
             )
+            return done.rowcount == 1
+
+    def wait(self, league_id: str, player: str, now: float, waiting: bool) -> None:
+        """A person of a running open-play season waits for a table, or stops waiting."""
+        with self.engine.begin() as conn:
+            if not waiting:
+                conn.execute(
+                    delete(league_waiting).where(
+                        league_waiting.c.league_id == league_id, league_waiting.c.player == player
+                    )
+                )
+                return
+            done = conn.execute(
+                update(leagues)
+                .where(
+                    leagues.c.id == league_id,
+                    leagues.c.status == "running",
+                    leagues.c.play == "open",
+                )
+                .values(status="running")
+            )
+            if done.rowcount != 1:
+                raise LeagueError("tables gather only in a running season of open play")
+            member = conn.execute(
+                select(league_members.c.player).where(
+                    league_members.c.league_id == league_id, league_members.c.player == player
+                )
+            ).first()
+            if member is None:
+                raise LeagueError("only the season's members play its tables")
+            try:
+                with conn.begin_nested():
+                    conn.execute(
+                        insert(league_waiting).values(league_id=league_id, player=player, since=now)
+                    )
+            except IntegrityError:
+                raise LeagueError("you wait for a table already") from None
+
+    def waiting(self, league_id: str) -> list[str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(league_waiting.c.player)
+                .where(league_waiting.c.league_id == league_id)
+                .order_by(league_waiting.c.since, league_waiting.c.player)
+            ).scalars()
+            return [str(r) for r in rows]
+
+    def seated_from_waiting(self, league_id: str, players: list[str]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                delete(league_waiting).where(
+                    league_waiting.c.league_id == league_id,
+                    league_waiting.c.player.in_(players),
+                )
+            )
+
+    def end(self, league_id: str) -> bool:
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(leagues)
+                .where(leagues.c.id == league_id, leagues.c.status == "running")
+                .values(status="over")
+            )
+            conn.execute(delete(league_waiting).where(league_waiting.c.league_id == league_id))
             return done.rowcount == 1
 
     def running(self) -> list[dict[str, Any]]:
@@ -238,7 +305,8 @@ class LeagueDesk:
         if not isinstance(body, dict):
             raise ProtocolError("a season is a JSON object")
         unknown = set(body) - {
-            "name", "rules", "length", "switches", "clock", "mode", "joining", "invite", "rounds"
+            "name", "rules", "length", "switches", "clock", "mode", "joining", "invite", "rounds",
+            "play", "meetings",
         }  # fmt: skip
         if unknown:
             raise ProtocolError(f"unknown fields {excerpt(sorted(unknown))}")
@@ -249,6 +317,9 @@ class LeagueDesk:
         pool = body.get("clock", Pool.UNTIMED.value)
         rounds = body.get("rounds", 4)
         mode, joining = body.get("mode", "individual"), body.get("joining", "open")
+        play, meetings = body.get("play", "schedule"), body.get("meetings", 2)
+        if not isinstance(play, str) or not isinstance(meetings, int) or isinstance(meetings, bool):
+            raise ProtocolError("play is schedule or open; meetings a whole number")
         if pool not in {p.value for p in Pool}:
             raise ProtocolError(f"clock is untimed, standard or relaxed, got {excerpt(pool)}")
         if not isinstance(rounds, int) or isinstance(rounds, bool):
@@ -256,7 +327,9 @@ class LeagueDesk:
         if not isinstance(mode, str) or not isinstance(joining, str):
             raise ProtocolError("mode and joining are words")
         try:
-            check_season(mode, joining, rounds, rules.players)
+            check_season(
+                mode, joining, rounds if play == "schedule" else 1, rules.players, play, meetings
+            )
         except LeagueError as exc:
             raise ProtocolError(str(exc)) from None
         invited: list[int] = []
@@ -279,9 +352,11 @@ class LeagueDesk:
             "mode": mode,
             "joining": joining,
             "invited": json.dumps(invited) if joining == "invitation" else None,
-            "rounds": rounds,
+            "rounds": rounds if play == "schedule" else 0,
             "round": 0,
             "status": "open",
+            "play": play,
+            "meetings": meetings if play == "open" else 0,
             "created": self.registry.clock.now(),
         }
         await asyncio.to_thread(self.store.create, row)
@@ -340,9 +415,13 @@ class LeagueDesk:
         if season["organiser"] != account.id:
             raise ProtocolError("only the season's organiser starts it")
         rules = RuleSet.from_dict(json.loads(season["rules"]))
-        members = {
-            k: team for k, _, team in await asyncio.to_thread(self.store.members, season["id"])
-        }
+        listed = await asyncio.to_thread(self.store.members, season["id"])
+        members = {k: team for k, _, team in listed}
+        if season["play"] == "open":  # no plan: tables as members gather
+            if len(members) < rules.players:
+                raise ProtocolError(f"open play needs {rules.players} members at least")
+            await asyncio.to_thread(self.store.start, season["id"], [])
+            return await self.view(season["id"])
         try:
             check_start(members, season["mode"], rules.players)
         except LeagueError as exc:
@@ -353,6 +432,26 @@ class LeagueDesk:
         if await asyncio.to_thread(self.store.start, season["id"], plan):
             self._woken.set()
             await self.step()
+        return await self.view(season["id"])
+
+    async def wait(self, account: Account, league_id: str, waiting: bool) -> dict[str, Any]:
+        """Open play: wait for a table (``waiting``), or stop waiting."""
+        season = await self._season(league_id)
+        now = self.registry.clock.now()
+        player = f"account:{account.id}"
+        try:
+            await asyncio.to_thread(self.store.wait, season["id"], player, now, waiting)
+        except LeagueError as exc:
+            raise ProtocolError(str(exc)) from None
+        await self.step()
+        return await self.view(season["id"])
+
+    async def end(self, account: Account, league_id: str) -> dict[str, Any]:
+        """The organiser ends a season of open play (tables in play still count)."""
+        season = await self._season(league_id)
+        if season["organiser"] != account.id or season["play"] != "open":
+            raise ProtocolError("only the organiser ends a season of open play")
+        await asyncio.to_thread(self.store.end, season["id"])
         return await self.view(season["id"])
 
     async def page(self) -> list[dict[str, Any]]:
@@ -373,10 +472,11 @@ class LeagueDesk:
         """A season's page: its rules and state, members, standings by player and team
         with each one's PT over the season, and every table with its link."""
         season = await self._season(league_id)
-        members, games, seated = await asyncio.gather(
+        members, games, seated, waiting = await asyncio.gather(
             asyncio.to_thread(self.store.members, season["id"]),
             asyncio.to_thread(self.store.games, season["id"]),
             asyncio.to_thread(self.store.tables, season["id"]),
+            asyncio.to_thread(self.store.waiting, season["id"]),
         )
         players, teams = standings(members, games)
         rules = RuleSet.from_dict(json.loads(season["rules"]))
@@ -393,6 +493,9 @@ class LeagueDesk:
             "rounds": season["rounds"],
             "round": season["round"],
             "status": season["status"],
+            "play": season["play"],
+            "meetings": season["meetings"],
+            "waiting": [names.get(k, k) for k in waiting],
             "members": [{"key": k, "name": n, "team": t} for k, n, t in members],
             "standings": [line.to_dict() for line in players],
             "teams": [line.to_dict() for line in teams],
@@ -430,6 +533,9 @@ class LeagueDesk:
             await self._advance(season)
 
     async def _advance(self, season: dict[str, Any]) -> None:
+        if season["play"] == "open":
+            await self._gather(season)
+            return
         plan = json.loads(season["plan"])
         round_ = season["round"]
         seated = await asyncio.to_thread(self.store.tables, season["id"])
@@ -444,12 +550,34 @@ class LeagueDesk:
         if moved and not last:
             await self._seat(season, round_ + 1, plan[round_], set())
 
+    async def _gather(self, season: dict[str, Any]) -> None:
+        """Open play: the people waiting, with roster computers where a table lacks
+        people, at tables where no pair has met the season's limit."""
+        rules = RuleSet.from_dict(json.loads(season["rules"]))
+        seated = await asyncio.to_thread(self.store.tables, season["id"])
+        playing = {p for t in seated if not t["over"] for p in t["players"] if p}
+        listed = await asyncio.to_thread(self.store.waiting, season["id"])
+        waiting = [p for p in listed if p not in playing]
+        members = await asyncio.to_thread(self.store.members, season["id"])
+        ready = [k for k, _, _ in members if not k.startswith("account:") and k not in playing]
+        met = meetings_of([t["players"] for t in seated])
+        groups = open_tables(waiting, ready, met, rules.players, season["meetings"])
+        for n, group in enumerate(groups, start=len(seated) + 1):
+            table: list[str | None] = list(group)
+            await self._seat(season, 1, [table], set(), first=n)
+            await asyncio.to_thread(self.store.seated_from_waiting, season["id"], group)
+
     async def _seat(
-        self, season: dict[str, Any], round_: int, tables_: list[list[str | None]], have: set[int]
+        self,
+        season: dict[str, Any],
+        round_: int,
+        tables_: list[list[str | None]],
+        have: set[int],
+        first: int = 1,
     ) -> None:
         rules = RuleSet.from_dict(json.loads(season["rules"]))
         names = {k: n for k, n, _ in await asyncio.to_thread(self.store.members, season["id"])}
-        for number, seated in enumerate(tables_, start=1):
+        for number, seated in enumerate(tables_, start=first):
             if number in have:
                 continue
             if self.registry.live >= self.registry.limits.live_tables:

@@ -374,6 +374,8 @@ leagues = Table(
     Column("rounds", Integer, nullable=False),
     Column("round", Integer, nullable=False, default=0),
     Column("status", String(12), nullable=False),  # open, running, over
+    Column("play", String(12), nullable=False, default="schedule"),  # or open
+    Column("meetings", Integer, nullable=False, default=0),  # open play: each pair's most
     Column("plan", Text),  # JSON: every round's tables of member keys, made at the start
     Column("created", Float, nullable=False),
 )
@@ -386,6 +388,15 @@ league_members = Table(
     Column("name", String(64), nullable=False),
     Column("team", String(40)),
     Column("seq", Integer, nullable=False),
+)
+
+# open play: the people of a season who wait for a table, oldest first
+league_waiting = Table(
+    "league_waiting",
+    metadata,
+    Column("league_id", String(16), ForeignKey("leagues.id"), primary_key=True),
+    Column("player", String(64), primary_key=True),
+    Column("since", Float, nullable=False),
 )
 
 league_tables = Table(

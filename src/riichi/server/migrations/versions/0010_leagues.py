@@ -1,4 +1,5 @@
-"""League seasons: members, the tables of each round, each seat's PT.
+"""League seasons: members, the tables of each round (or of open play, and who waits
+for one), each seat's PT.
 
 Revision ID: 0010
 Revises: 0009
@@ -29,6 +30,8 @@ def upgrade() -> None:
         sa.Column("rounds", sa.Integer, nullable=False),
         sa.Column("round", sa.Integer, nullable=False),
         sa.Column("status", sa.String(12), nullable=False),
+        sa.Column("play", sa.String(12), nullable=False, server_default="schedule"),
+        sa.Column("meetings", sa.Integer, nullable=False, server_default="0"),
         sa.Column("plan", sa.Text),
         sa.Column("created", sa.Float, nullable=False),
     )
@@ -39,6 +42,12 @@ def upgrade() -> None:
         sa.Column("name", sa.String(64), nullable=False),
         sa.Column("team", sa.String(40)),
         sa.Column("seq", sa.Integer, nullable=False),
+    )
+    op.create_table(
+        "league_waiting",
+        sa.Column("league_id", sa.String(16), sa.ForeignKey("leagues.id"), primary_key=True),
+        sa.Column("player", sa.String(64), primary_key=True),
+        sa.Column("since", sa.Float, nullable=False),
     )
     op.create_table(
         "league_tables",
@@ -62,5 +71,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    for name in ("league_games", "league_tables", "league_members", "leagues"):
+    for name in ("league_games", "league_tables", "league_waiting", "league_members", "leagues"):
         op.drop_table(name)

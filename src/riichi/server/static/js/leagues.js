@@ -17,7 +17,8 @@ export async function showLeagues() {
     const f = new FormData(ev.target);
     const body = {
       name: f.get("name"), rules: f.get("rules"), clock: f.get("clock"), mode: f.get("mode"),
-      joining: f.get("joining"), rounds: Number(f.get("rounds")),
+      joining: f.get("joining"), rounds: Number(f.get("rounds")), play: f.get("play"),
+      meetings: Number(f.get("meetings")),
     };
     const invite = String(f.get("invite") || "").split(/[\s,]+/).filter(Boolean);
     if (body.joining === "invitation") body.invite = invite;
@@ -44,12 +45,21 @@ export async function showLeague(id) {
   await loadMe();
   const render = (s) => {
     $("#l-name").textContent = s.name;
-    $("#l-facts").textContent = `${s.status} · ${s.rules} ${s.length}, ${s.clock} · ${s.mode}, ${s.joining} · round ${s.round} of ${s.rounds} · ${s.members.length} members`;
+    const progress = s.play === "open"
+      ? `open play, each pair at most ${s.meetings} times${s.waiting.length ? ` · waiting: ${s.waiting.join(", ")}` : ""}`
+      : `round ${s.round} of ${s.rounds}`;
+    $("#l-facts").textContent = `${s.status} · ${s.rules} ${s.length}, ${s.clock} · ${s.mode}, ${s.joining} · ${progress} · ${s.members.length} members`;
     const me = ME && ME.account ? `account:${ME.account.id}` : null;
     const member = s.members.some((m) => m.key === me);
     $("#l-join").hidden = s.status !== "open" || !me || member;
     $("#l-team").hidden = s.mode !== "team" || s.status !== "open";
     $("#l-organiser").hidden = !(me && ME.account.id === s.organiser && s.status === "open");
+    const open = s.play === "open" && s.status === "running";
+    const waiting = s.waiting.includes(ME && ME.account ? ME.account.name : "");
+    $("#l-wait").hidden = !(open && member);
+    $("#l-wait").textContent = waiting ? "Stop waiting" : "Wait for a table";
+    $("#l-wait").dataset.action = waiting ? "stop-waiting" : "wait";
+    $("#l-end").hidden = !(open && me && ME.account.id === s.organiser);
     for (const [table, lines, teams] of [[$("#l-standings tbody"), s.standings, false], [$("#l-teams tbody"), s.teams, true]]) {
       table.replaceChildren();
       lines.forEach((line, i) => {
@@ -74,6 +84,8 @@ export async function showLeague(id) {
   $("#l-join").onclick = () => act("join", { team: $("#l-team input").value });
   $("#l-add").onclick = () => act("computers", { count: Number($("#l-count").value), team: $("#l-team input").value });
   $("#l-start").onclick = () => act("start", {});
+  $("#l-wait").onclick = () => act($("#l-wait").dataset.action, {});
+  $("#l-end").onclick = () => act("end", {});
   await load();
   setInterval(load, 5000);
 }
