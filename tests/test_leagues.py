@@ -23,7 +23,7 @@ TEAMS = {f"p{i}": ("red" if i < 4 else "blue") for i in range(8)}
 SEASON = {
     "name": "Winter league",
     "rules": "league",
-    "switches": {"length": "east", "lengths": ["east", "south"]},
+    "switches": {"length": "one-hand", "lengths": ["one-hand", "east", "south"]},
     "mode": "team",
     "rounds": 3,
 }
@@ -179,7 +179,7 @@ def test_open_play_seats_whoever_waits_and_each_pair_meets_at_most_n_times(
     assert open_tables([], ["x", "y", "z", "w"], {}, 4, 1) == []  # computers never alone
     open_play = {
         "name": "Open league",
-        "switches": {"length": "east", "lengths": ["east", "south"]},
+        "switches": {"length": "one-hand", "lengths": ["one-hand", "east", "south"]},
         "play": "open",
         "meetings": 1,
     }
