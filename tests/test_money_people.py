@@ -4,8 +4,10 @@ to zero and its audit is clean after every step; the live channel says it starte
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +61,25 @@ class Person:
             sock=sock,
             additional_headers={"Cookie": cookie},
         )
+
+
+@contextlib.contextmanager
+def running_site(tmp_path: Path, **options: Any) -> Iterator[Running]:
+    """The site in this process on a fresh database, on a fake clock."""
+    site = Running(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock(), **options))
+    try:
+        yield site
+    finally:
+        site.stop()
+
+
+# a private table with a friend invited by name to the second seat
+INVITED = {
+    "kind": "private",
+    "rules": "tenhou",
+    "seats": ["human", "human", "efficiency", "efficiency"],
+    "invite": ["Bean"],
+}
 
 
 def people(site: Running, names: list[str], first: int = 1) -> list[Person]:
@@ -121,8 +142,7 @@ def play_out(everyone: list[Person], table: str) -> None:
 
 @pytest.mark.parametrize("rules", [ONE_HAND_WTA, HOUSE_EAST], ids=["wta-one-hand", "house"])
 def test_four_people_sit_play_and_are_settled(tmp_path: Path, rules: dict[str, Any]) -> None:
-    site = Running(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock()))
-    try:
+    with running_site(tmp_path) as site:
         ann, bea, cy, dee = people(site, ["Anna", "Bean", "Cyd", "Deea"])
         held = reserve(rules_of(rules), 100)
         made = ann.post("/api/money", json={**rules, "clock": "standard", "bet": 100})
@@ -164,13 +184,10 @@ def test_four_people_sit_play_and_are_settled(tmp_path: Path, rules: dict[str, A
         after = [chips(p) for p in (ann, bea, cy, dee)]
         assert sum(after) == 4 * START_CHIPS and after != [START_CHIPS] * 4
         clean(site)
-    finally:
-        site.stop()
 
 
 def test_offers_refuse_what_the_money_model_does_not_allow(tmp_path: Path) -> None:
-    site = Running(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock()))
-    try:
+    with running_site(tmp_path) as site:
         ann, bea = people(site, ["Anna", "Bean"])
         base = {**ONE_HAND_WTA, "clock": "standard", "bet": 100}
         for body, said in [
@@ -202,13 +219,10 @@ def test_offers_refuse_what_the_money_model_does_not_allow(tmp_path: Path) -> No
         third = ann.post("/api/money", json=base)
         assert third.status_code == 400 and "limit is 2" in third.json()["error"]
         clean(site)
-    finally:
-        site.stop()
 
 
 def test_two_accounts_from_one_address_never_sit_at_one_money_table(tmp_path: Path) -> None:
-    site = Running(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock()))
-    try:
+    with running_site(tmp_path) as site:
         ann = Person(site, 7, "Anna")
         twin = Person(site, 7, "Annie")
         body = {**ONE_HAND_WTA, "clock": "standard", "bet": 100}
@@ -217,8 +231,6 @@ def test_two_accounts_from_one_address_never_sit_at_one_money_table(tmp_path: Pa
         assert refused.status_code == 400 and "your address" in refused.json()["error"]
         assert chips(twin) == START_CHIPS
         clean(site)
-    finally:
-        site.stop()
 
 
 def test_a_full_offer_left_by_a_crash_starts_when_the_site_comes_back(tmp_path: Path) -> None:
@@ -264,8 +276,7 @@ def test_the_live_channel_is_for_signed_in_people_and_drops_the_oldest(tmp_path:
     assert seen == list(range(5, QUEUE + 5))  # the oldest went, the sender never waited
     notices.close(channel)
     assert notices.online_here() == set()
-    site = Running(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock()))
-    try:
+    with running_site(tmp_path) as site:
         with connect(f"ws://127.0.0.1:{site.port}/ws/me") as ws:
             refused = receive(ws)
             assert refused["type"] == "error" and "sign in" in refused["message"]
@@ -281,20 +292,12 @@ def test_the_live_channel_is_for_signed_in_people_and_drops_the_oldest(tmp_path:
             assert invited["kind"] == "invited" and "Anna" in invited["text"]
             assert ann.get("/api/online").json()["online"] == [{"account": 2, "name": "Bean"}]
         assert httpx.get(f"{site.url}/api/online").status_code == 401
-    finally:
-        site.stop()
 
 
 def test_a_friend_invited_by_name_is_told_and_finds_the_seat(tmp_path: Path) -> None:
-    site = Running(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock()))
-    try:
+    with running_site(tmp_path) as site:
         ann, bea = people(site, ["Anna", "Bean"])
-        body = {
-            "kind": "private",
-            "rules": "tenhou",
-            "seats": ["human", "human", "efficiency", "efficiency"],
-            "invite": ["Bean"],
-        }
+        body = INVITED
         with bea.socket("/ws/me") as channel:
             assert receive(channel)["type"] == "hello"
             made = ann.post("/api/tables", json=body)
@@ -316,21 +319,12 @@ def test_a_friend_invited_by_name_is_told_and_finds_the_seat(tmp_path: Path) -> 
             assert refused.status_code == 400 and said in refused.json()["error"], refused.text
         guest = httpx.post(f"{site.url}/api/tables", json=body)
         assert guest.status_code == 400 and "sign in" in guest.json()["error"]
-    finally:
-        site.stop()
 
 
 def test_a_person_away_from_a_table_is_told_their_clock_runs(tmp_path: Path) -> None:
-    site = Running(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock()))
-    try:
+    with running_site(tmp_path) as site:
         ann, bea = people(site, ["Anna", "Bean"])
-        body = {
-            "kind": "private",
-            "rules": "tenhou",
-            "clock": "standard",
-            "seats": ["human", "human", "efficiency", "efficiency"],
-            "invite": ["Bean"],
-        }
+        body = {**INVITED, "clock": "standard"}
         with bea.socket("/ws/me") as channel:
             assert receive(channel)["type"] == "hello"
             table = ann.post("/api/tables", json=body).json()["id"]
@@ -344,14 +338,11 @@ def test_a_person_away_from_a_table_is_told_their_clock_runs(tmp_path: Path) -> 
                     pass
             told = receive(channel)  # Bean's turn, and Bean is away
             assert told["kind"] == "clock" and told["link"] == f"/table/{table}"
-    finally:
-        site.stop()
 
 
 def test_money_requests_come_at_a_bounded_rate(tmp_path: Path) -> None:
     limits = Limits(tables_per_address="4 per minute")
-    site = Running(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock(), limits=limits))
-    try:
+    with running_site(tmp_path, limits=limits) as site:
         ann, bea = people(site, ["Anna", "Bean"])
         offer = ann.post("/api/money", json={**ONE_HAND_WTA, "clock": "standard", "bet": 10}).json()
         for _ in range(2):  # sit, leave, sit, leave: each moves chips
@@ -361,13 +352,10 @@ def test_money_requests_come_at_a_bounded_rate(tmp_path: Path) -> None:
         assert refused.status_code == 429 and "too many" in refused.json()["error"]
         assert chips(bea) == START_CHIPS
         clean(site)
-    finally:
-        site.stop()
 
 
 def test_a_tournament_entrant_is_told_their_table_started(tmp_path: Path) -> None:
-    site = Running(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=FakeClock()))
-    try:
+    with running_site(tmp_path) as site:
         ann, bea = people(site, ["Anna", "Bean"])
         body = {"name": "Cup", "rules": "riichi-basic", "length": "one-hand", "rounds": 1}
         tid = ann.post("/api/tournaments", json={**body, "bet": 10, "closes_in": 60}).json()["id"]
@@ -379,5 +367,3 @@ def test_a_tournament_entrant_is_told_their_table_started(tmp_path: Path) -> Non
             told = receive(channel)
             assert told["kind"] == "table" and "Cup: your round 1 table" in told["text"]
             assert told["link"].startswith("/table/")
-    finally:
-        site.stop()
