@@ -209,3 +209,23 @@ def test_open_play_seats_whoever_waits_and_each_pair_meets_at_most_n_times(
         assert view["status"] == "over" and view["waiting"] == []
         assert all(line["games"] == 1 for line in view["standings"])
         assert abs(sum(line["pt"] for line in view["standings"])) < 0.5
+
+
+def test_fields_of_the_wrong_shape_are_refused_never_a_server_error(tmp_path: Path) -> None:
+    """A list or an object where a word or a number goes, in every new form: a clear
+    400, never a crash (an unhashable value once reached a set lookup)."""
+    app = create_app(f"sqlite:///{tmp_path / 'w.db'}", clock=FakeClock())
+    with TestClient(app, raise_server_exceptions=False) as client:
+        register(client, "Shaper")
+        odd: list[Any] = [[], {}, [[]], None, True, 1.5, "x" * 300]
+        forms = {
+            "/api/tables": {"seats": ["human", "efficiency", "efficiency", "efficiency"]},
+            "/api/money": {"rules": "riichi-basic", "bet": 5},
+            "/api/leagues": {"name": "Shapes"},
+            "/api/tournaments": {"name": "Shapes", "closes_in": 60},
+        }
+        for path, base in forms.items():
+            for field in ("clock", "rules", "length", "invite", "bet", "mode", "play", "rounds"):
+                for value in odd:
+                    answer = client.post(path, json={**base, field: value})
+                    assert answer.status_code < 500, (path, field, value, answer.text)

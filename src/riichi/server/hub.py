@@ -57,6 +57,7 @@ from riichi.server.table import (
     LiveTable,
     NotFound,
     ProtocolError,
+    clock_of,
     fresh_table,
     load_match,
     public_info,
@@ -252,10 +253,7 @@ class Server:
         watchable = body.get("watchable", False)
         if not isinstance(watchable, bool):
             raise ProtocolError(f"watchable is true or false, got {excerpt(watchable)}")
-        pool_name = body.get("clock", "untimed")
-        if pool_name not in {p.value for p in Pool}:
-            raise ProtocolError(f"clock is untimed, standard or relaxed, got {excerpt(pool_name)}")
-        pool = Pool(pool_name)
+        pool = clock_of(body, Pool.UNTIMED.value)
         bet = body.get("bet", 0)
         if not isinstance(bet, int) or isinstance(bet, bool) or bet < 0:
             raise ProtocolError(f"a bet is a whole number of chips, got {excerpt(bet)}")

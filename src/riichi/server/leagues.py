@@ -54,7 +54,7 @@ from riichi.server.storage import (
     leagues,
     tables,
 )
-from riichi.server.table import NotFound, ProtocolError, fresh_table, rules_of
+from riichi.server.table import NotFound, ProtocolError, clock_of, fresh_table, rules_of
 
 log = logging.getLogger(__name__)
 STEP_EVERY = 1.0  # seconds between the runner's looks, besides the tables' ends
@@ -314,14 +314,12 @@ class LeagueDesk:
         if not isinstance(name, str) or not 0 < len(name.strip()) <= NAME_LENGTH:
             raise ProtocolError(f"a season's name has 1 to {NAME_LENGTH} characters")
         rules = rules_of({"rules": "league", **body})
-        pool = body.get("clock", Pool.UNTIMED.value)
+        pool = clock_of(body, Pool.UNTIMED.value).value
         rounds = body.get("rounds", 4)
         mode, joining = body.get("mode", "individual"), body.get("joining", "open")
         play, meetings = body.get("play", "schedule"), body.get("meetings", 2)
         if not isinstance(play, str) or not isinstance(meetings, int) or isinstance(meetings, bool):
             raise ProtocolError("play is schedule or open; meetings a whole number")
-        if pool not in {p.value for p in Pool}:
-            raise ProtocolError(f"clock is untimed, standard or relaxed, got {excerpt(pool)}")
         if not isinstance(rounds, int) or isinstance(rounds, bool):
             raise ProtocolError(f"rounds is a whole number, got {excerpt(rounds)}")
         if not isinstance(mode, str) or not isinstance(joining, str):

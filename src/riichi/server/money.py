@@ -51,7 +51,7 @@ from riichi.server.storage import (
     post,
     tables,
 )
-from riichi.server.table import NotFound, ProtocolError, fresh_table, rules_of
+from riichi.server.table import NotFound, ProtocolError, clock_of, fresh_table, rules_of
 
 log = logging.getLogger(__name__)
 MAX_INVITED = 8  # names one offer may invite
@@ -259,9 +259,7 @@ class MoneyDesk:
         if unknown:
             raise ProtocolError(f"unknown fields {excerpt(sorted(unknown))}")
         rules = rules_of(body)
-        pool_name = body.get("clock", Pool.STANDARD.value)
-        if pool_name not in {p.value for p in Pool}:
-            raise ProtocolError(f"clock is standard or relaxed, got {excerpt(pool_name)}")
+        pool_name = clock_of(body, Pool.STANDARD.value).value
         bet = body.get("bet")
         if not isinstance(bet, int) or isinstance(bet, bool):
             raise ProtocolError(f"a bet is a whole number of chips, got {excerpt(bet)}")

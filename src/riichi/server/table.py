@@ -952,6 +952,14 @@ def ended_hand(match: Match) -> Kyoku | None:
     return kyoku
 
 
+def clock_of(body: dict[str, Any], default: str) -> Pool:
+    """The clock a request names (``default`` when it names none)."""
+    name = body.get("clock", default)
+    if not isinstance(name, str) or name not in {p.value for p in Pool}:
+        raise ProtocolError(f"clock is untimed, standard or relaxed, got {excerpt(name)}")
+    return Pool(name)
+
+
 def rules_of(body: dict[str, Any]) -> RuleSet:
     """The preset, length and switches a lobby request names."""
     try:

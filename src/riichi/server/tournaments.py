@@ -75,7 +75,7 @@ from riichi.server.storage import (
     tournament_tables,
     tournaments,
 )
-from riichi.server.table import NotFound, ProtocolError, fresh_table, rules_of
+from riichi.server.table import NotFound, ProtocolError, clock_of, fresh_table, rules_of
 
 log = logging.getLogger(__name__)
 MAX_BET = 1_000_000
@@ -469,9 +469,7 @@ class TournamentDesk:
             check_payout(payout)
         except TournamentError as exc:
             raise ProtocolError(str(exc)) from None
-        pool = body.get("clock", Pool.STANDARD.value)
-        if pool not in {p.value for p in Pool}:
-            raise ProtocolError(f"clock is untimed, standard or relaxed, got {excerpt(pool)}")
+        pool = clock_of(body, Pool.STANDARD.value).value
         now = self.registry.clock.now()
         t = Tournament(
             id="t" + secrets.token_hex(7),
