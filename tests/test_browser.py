@@ -895,6 +895,10 @@ def test_four_people_take_a_money_table_from_the_lobby(browser: Browser, tmp_pat
                 viewport={"width": 1280, "height": 900},
                 extra_http_headers={"X-Forwarded-For": f"10.20.0.{n + 1}"},
             )
+            # the others' moves shown at once, not at a person's pace
+            context.add_init_script(
+                "localStorage.setItem('riichi-options', JSON.stringify({pace: 0}))"
+            )
             page = context.new_page()
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             sign_up(page, server.url, name)

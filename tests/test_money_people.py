@@ -32,7 +32,11 @@ ONE_HAND_WTA = {
         "lengths": ["one-hand", "east", "south"],
     },
 }
-HOUSE_EAST = {"rules": "riichi-basic", "length": "east", "switches": {"settlement": "house"}}
+HOUSE_ONE_HAND = {
+    "rules": "riichi-basic",
+    "length": "one-hand",
+    "switches": {"settlement": "house"},
+}
 
 
 class Person:
@@ -140,7 +144,7 @@ def play_out(everyone: list[Person], table: str) -> None:
             ws.close()
 
 
-@pytest.mark.parametrize("rules", [ONE_HAND_WTA, HOUSE_EAST], ids=["wta-one-hand", "house"])
+@pytest.mark.parametrize("rules", [ONE_HAND_WTA, HOUSE_ONE_HAND], ids=["wta-one-hand", "house"])
 def test_four_people_sit_play_and_are_settled(tmp_path: Path, rules: dict[str, Any]) -> None:
     with running_site(tmp_path) as site:
         ann, bea, cy, dee = people(site, ["Anna", "Bean", "Cyd", "Deea"])
@@ -243,7 +247,8 @@ def test_a_full_offer_left_by_a_crash_starts_when_the_site_comes_back(tmp_path: 
     site = Running(create_app(db, clock=FakeClock()))
     try:
         ann, bea, cy, dee = people(site, ["Anna", "Bean", "Cyd", "Deea"])
-        offer = ann.post("/api/money", json={**HOUSE_EAST, "clock": "standard", "bet": 80}).json()
+        body = {**HOUSE_ONE_HAND, "clock": "standard", "bet": 80}
+        offer = ann.post("/api/money", json=body).json()
         for who in (bea, cy):
             assert who.post(f"/api/money/{offer['id']}/sit").status_code == 200
         me = dee.get("/api/me").json()["account"]
@@ -257,7 +262,7 @@ def test_a_full_offer_left_by_a_crash_starts_when_the_site_comes_back(tmp_path: 
         info = httpx.get(f"{again.url}/api/tables/{offer['id']}")
         assert info.status_code == 200 and info.json()["kind"] == "money"
         assert httpx.get(f"{again.url}/api/money").json()["offers"] == []
-        held = reserve(rules_of(HOUSE_EAST), 80)
+        held = reserve(rules_of(HOUSE_ONE_HAND), 80)
         assert books(again).balance(escrow(offer["id"])) == 4 * held
         clean(again)
     finally:
