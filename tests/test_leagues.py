@@ -229,3 +229,13 @@ def test_fields_of_the_wrong_shape_are_refused_never_a_server_error(tmp_path: Pa
                 for value in odd:
                     answer = client.post(path, json={**base, field: value})
                     assert answer.status_code < 500, (path, field, value, answer.text)
+
+
+def test_with_four_teams_or_more_each_team_sends_one_member_to_a_table() -> None:
+    """No team twice at a table where the count allows: four teams of four, five teams
+    of four, four teams of three (every member plays each round)."""
+    for teams, size in [(4, 4), (5, 4), (4, 3)]:
+        members = {f"t{t}m{m}": f"T{t}" for t in range(teams) for m in range(size)}
+        for tables in plan_season(members, 4, 4, f"cup-{teams}-{size}"):
+            for table in tables:
+                assert len({members[p] for p in table if p}) == 4, table
