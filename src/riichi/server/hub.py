@@ -57,6 +57,7 @@ from riichi.server.table import (
     LiveTable,
     NotFound,
     ProtocolError,
+    accounts_named,
     clock_of,
     fresh_table,
     load_match,
@@ -336,10 +337,7 @@ class Server:
                 f"invite is a list of account names, at most one for each of the {len(open_seats)}"
                 " other seats for people"
             )
-        found = await asyncio.to_thread(self.money.store.account_ids, names)
-        missing = [n for n in names if n not in found]
-        if missing:
-            raise ProtocolError(f"no account is called {excerpt(missing[0])}")
+        found = await accounts_named(self.store, names)
         ids = [found[n] for n in names]
         if account.id in ids or len(set(ids)) != len(ids):
             raise ProtocolError("invite each other person once, and not yourself")

@@ -54,7 +54,14 @@ from riichi.server.storage import (
     leagues,
     tables,
 )
-from riichi.server.table import NotFound, ProtocolError, clock_of, fresh_table, rules_of
+from riichi.server.table import (
+    NotFound,
+    ProtocolError,
+    accounts_named,
+    clock_of,
+    fresh_table,
+    rules_of,
+)
 
 log = logging.getLogger(__name__)
 STEP_EVERY = 1.0  # seconds between the runner's looks, besides the tables' ends
@@ -335,10 +342,7 @@ class LeagueDesk:
             names = body.get("invite") or []
             if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
                 raise ProtocolError("invite is a list of account names")
-            found = await asyncio.to_thread(self._account_ids, names[:MAX_MEMBERS])
-            missing = [n for n in names if n not in found]
-            if missing:
-                raise ProtocolError(f"no account is called {excerpt(missing[0])}")
+            found = await accounts_named(self.registry.store, names[:MAX_MEMBERS])
             invited = [account.id, *found.values()]
         league_id = secrets.token_hex(6)
         row = {
@@ -359,11 +363,6 @@ class LeagueDesk:
         }
         await asyncio.to_thread(self.store.create, row)
         return await self.view(league_id)
-
-    def _account_ids(self, names: list[str]) -> dict[str, int]:
-        from riichi.server.money import OfferStore
-
-        return OfferStore(self.store.engine).account_ids(names)
 
     async def _season(self, league_id: str) -> dict[str, Any]:
         found = await asyncio.to_thread(self.store.get, league_id[:16])

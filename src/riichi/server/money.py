@@ -34,7 +34,6 @@ from sqlalchemy.exc import IntegrityError
 
 from riichi.errors import excerpt
 from riichi.platform import Pool
-from riichi.platform.accounts import name_key
 from riichi.platform.chips import Transfer, account_ledger, escrow, reserve
 from riichi.platform.offers import OfferError, Sitter, check_offer, seat_for
 from riichi.platform.tables import HUMAN, SeatSpec, TableKind
@@ -44,14 +43,20 @@ from riichi.server.storage import (
     Account,
     ChipsShort,
     StorageError,
-    accounts,
     offer_seats,
     offers,
     players,
     post,
     tables,
 )
-from riichi.server.table import NotFound, ProtocolError, clock_of, fresh_table, rules_of
+from riichi.server.table import (
+    NotFound,
+    ProtocolError,
+    accounts_named,
+    clock_of,
+    fresh_table,
+    rules_of,
+)
 
 log = logging.getLogger(__name__)
 MAX_INVITED = 8  # names one offer may invite
@@ -198,15 +203,6 @@ class OfferStore:
             found = [_read(conn, i) for i in ids]
         return [o for o in found if o is not None]
 
-    def account_ids(self, names: list[str]) -> dict[str, int]:
-        """The accounts of these names (as their names compare)."""
-        keys = {name_key(n): n for n in names}
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(accounts.c.id, accounts.c.name_key).where(accounts.c.name_key.in_(keys))
-            ).all()
-        return {keys[r.name_key]: r.id for r in rows}
-
 
 def _read(conn: Connection, offer_id: str) -> Offer | None:
     row = conn.execute(select(offers).where(offers.c.id == offer_id)).first()
@@ -304,10 +300,7 @@ class MoneyDesk:
             or not all(isinstance(n, str) and 0 < len(n) <= 40 for n in names)
         ):
             raise ProtocolError(f"invite is a list of 1 to {MAX_INVITED} account names")
-        found = await asyncio.to_thread(self.store.account_ids, names)
-        missing = [n for n in names if n not in found]
-        if missing:
-            raise ProtocolError(f"no account is called {excerpt(missing[0])}")
+        found = await accounts_named(self.registry.store, names)
         return {n: i for n, i in found.items() if i != account.id}
 
     async def _write(self, work: Callable[..., Any], *args: Any) -> Any:

@@ -53,6 +53,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from riichi.errors import RiichiError
+from riichi.platform.accounts import name_key
 from riichi.platform.chips import (
     BANK,
     HOUSE,
@@ -951,6 +952,18 @@ class AccountStore:
                     select(accounts.c.created).where(accounts.c.id == account_id)
                 ).scalar_one()
             )
+
+    def named(self, names: list[str]) -> dict[str, int]:
+        """The accounts of these names (compared as names are: by ``name_key``), by the
+        name as given; a name no account has is left out."""
+        keys: dict[str, list[str]] = {}
+        for name in names:
+            keys.setdefault(name_key(name), []).append(name)
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(accounts.c.id, accounts.c.name_key).where(accounts.c.name_key.in_(keys))
+            ).all()
+        return {name: row.id for row in rows for name in keys[row.name_key]}
 
     def names(self, account_ids: list[int]) -> dict[int, str]:
         with self.engine.connect() as conn:

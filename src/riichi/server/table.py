@@ -952,6 +952,16 @@ def ended_hand(match: Match) -> Kyoku | None:
     return kyoku
 
 
+async def accounts_named(store: Store, names: list[str]) -> dict[str, int]:
+    """The accounts a request names (an invitation), by name; a name no account has
+    is refused."""
+    found = await asyncio.to_thread(store.accounts.named, names)
+    missing = [n for n in names if n not in found]
+    if missing:
+        raise ProtocolError(f"no account is called {excerpt(missing[0])}")
+    return found
+
+
 def clock_of(body: dict[str, Any], default: str) -> Pool:
     """The clock a request names (``default`` when it names none)."""
     name = body.get("clock", default)
