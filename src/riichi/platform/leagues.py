@@ -177,26 +177,13 @@ def standings(
     they joined and every finished game."""
     order = {key: i for i, (key, _, _) in enumerate(members)}
     players = {key: Line(key, name, team) for key, name, team in members}
+    teams = {team: Line(team, team) for _, _, team in members if team is not None}
     for game in sorted(games, key=lambda g: (g.finished, g.table, g.player)):
         line = players.get(game.player)
         if line is not None:
             line.add(game)
-    teams: dict[str, Line] = {}
-    for key, _, team in members:
-        if team is None:
-            continue
-        line = teams.setdefault(team, Line(team, team))
-        mine = players[key]
-        line.pt = round(line.pt + mine.pt, 1)
-        line.games += mine.games
-        line.places += mine.places
-        if mine.best is not None:
-            line.best = mine.best if line.best is None else max(line.best, mine.best)
-    for game in sorted(games, key=lambda g: (g.finished, g.table, g.player)):
-        member = players.get(game.player)
-        if member is not None and member.team is not None:
-            team_line = teams[member.team]
-            team_line.series.append(round((team_line.series or [0.0])[-1] + game.pt, 1))
+            if line.team is not None:  # a team's line is its members' games together
+                teams[line.team].add(game)
 
     def rank(line: Line) -> tuple[float, float, int]:
         average = line.average_place if line.average_place is not None else 99.0
