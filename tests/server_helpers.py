@@ -13,13 +13,15 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import uvicorn
+from websockets.sync.client import connect
 
+from riichi.server.auth import COOKIE
 from riichi.server.guard import GuardedHttp, GuardedWebSocket, proxy_settings
 
 
@@ -362,3 +364,82 @@ def stored_actions(url: str, table_id: str) -> list[tuple[int, str, bool]]:
         ).all()
     engine.dispose()
     return [(r.seat, r.action, bool(r.timeout)) for r in rows]
+
+
+class Person:
+    """A browser of its own, from an address of its own, signed in as its account."""
+
+    def __init__(self, port: int, n: int, name: str, block: int = 4) -> None:
+        self.port, self.address = port, f"127.0.{block}.{n}"
+        transport = httpx.HTTPTransport(local_address=self.address)
+        base = f"http://127.0.0.1:{port}"
+        self.http = httpx.Client(base_url=base, transport=transport, timeout=30)
+        made = self.http.post("/api/register", json={"name": name, "password": "correct horse"})
+        assert made.status_code == 201, made.text
+
+    def get(self, path: str) -> httpx.Response:
+        return self.http.get(path)
+
+    def post(self, path: str, json: Any = None) -> httpx.Response:
+        return self.http.post(path, json={} if json is None else json)
+
+    def socket(self, path: str) -> Any:
+        sock = socket.create_connection(("127.0.0.1", self.port), source_address=(self.address, 0))
+        cookie = f"{COOKIE}={self.http.cookies.get(COOKIE)}"
+        return connect(
+            f"ws://127.0.0.1:{self.port}{path}",
+            sock=sock,
+            additional_headers={"Cookie": cookie},
+        )
+
+
+def receive(ws: Any) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(ws.recv(timeout=30))
+    return message
+
+
+def play_out(
+    everyone: list[Person],
+    table: str,
+    limit: int = 100_000,
+    last: Callable[[dict[str, Any]], bool] | None = None,
+) -> bool:
+    """Four people play the table, each from its own session, to its end or until
+    ``limit`` actions were acknowledged; whether the table is over. With ``last``, the
+    action answering the first state it accepts is sent and not waited for (the
+    caller may kill the server under it)."""
+    sent = 0
+    sockets = [p.socket(f"/ws/tables/{table}") for p in everyone]
+    try:
+        seats = []
+        for ws in sockets:
+            hello = receive(ws)
+            assert hello["type"] == "hello" and hello["seat"] is not None, hello
+            seats.append([ws, hello["state"], hello["version"]])
+        over = False
+        while not over and sent < limit:
+            for entry in seats:
+                ws = entry[0]
+                ws.send(json.dumps({"type": "ready"}))  # past a hand's result, at once
+                ws.send(json.dumps({"type": "sync"}))
+                while True:
+                    message = receive(ws)
+                    if message["type"] == "state":
+                        entry[1], entry[2] = message["state"], message["version"]
+                        break
+                state = entry[1]
+                if state["over"]:
+                    over = True
+                    break
+                if state["legal"]:
+                    action = {"type": "action", "version": entry[2], "action": choose(state)}
+                    ws.send(json.dumps(action))
+                    if last is not None and last(state):
+                        return False
+                    while receive(ws)["type"] not in ("ack", "error"):
+                        pass
+                    sent += 1
+    finally:
+        for ws in sockets:
+            ws.close()
+    return over

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,11 +17,10 @@ from websockets.sync.client import connect
 
 from riichi.platform.chips import START_CHIPS, escrow, reserve
 from riichi.server import Limits, create_app
-from riichi.server.auth import COOKIE
 from riichi.server.clock import FakeClock
 from riichi.server.ledger import ChipStore
 from riichi.server.table import rules_of
-from server_helpers import Running, choose
+from server_helpers import Person, Running, choose, play_out, receive
 
 ONE_HAND_WTA = {
     "rules": "riichi-basic",
@@ -37,34 +35,6 @@ HOUSE_ONE_HAND = {
     "length": "one-hand",
     "switches": {"settlement": "house"},
 }
-
-
-class Person:
-    """A browser of its own, from an address of its own, signed in as its account."""
-
-    def __init__(self, site: Running, n: int, name: str) -> None:
-        self.site, self.address = site, f"127.0.4.{n}"
-        transport = httpx.HTTPTransport(local_address=self.address)
-        self.http = httpx.Client(base_url=site.url, transport=transport, timeout=30)
-        made = self.http.post("/api/register", json={"name": name, "password": "correct horse"})
-        assert made.status_code == 201, made.text
-
-    def get(self, path: str) -> httpx.Response:
-        return self.http.get(path)
-
-    def post(self, path: str, json: Any = None) -> httpx.Response:
-        return self.http.post(path, json={} if json is None else json)
-
-    def socket(self, path: str) -> Any:
-        sock = socket.create_connection(
-            ("127.0.0.1", self.site.port), source_address=(self.address, 0)
-        )
-        cookie = f"{COOKIE}={self.http.cookies.get(COOKIE)}"
-        return connect(
-            f"ws://127.0.0.1:{self.site.port}{path}",
-            sock=sock,
-            additional_headers={"Cookie": cookie},
-        )
 
 
 @contextlib.contextmanager
@@ -87,7 +57,7 @@ INVITED = {
 
 
 def people(site: Running, names: list[str], first: int = 1) -> list[Person]:
-    return [Person(site, first + i, name) for i, name in enumerate(names)]
+    return [Person(site.port, first + i, name) for i, name in enumerate(names)]
 
 
 def chips(person: Person) -> int:
@@ -103,45 +73,6 @@ def clean(site: Running) -> None:
     store = books(site)
     assert sum(store.balances().values()) == 0
     assert store.audit() == []
-
-
-def receive(ws: Any) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(ws.recv(timeout=30))
-    return message
-
-
-def play_out(everyone: list[Person], table: str) -> None:
-    """Four people play the table to its end, each from its own session."""
-    sockets = [p.socket(f"/ws/tables/{table}") for p in everyone]
-    try:
-        seats = []
-        for ws in sockets:
-            hello = receive(ws)
-            assert hello["type"] == "hello" and hello["seat"] is not None, hello
-            seats.append([ws, hello["state"], hello["version"]])
-        over = False
-        while not over:
-            for entry in seats:
-                ws = entry[0]
-                ws.send(json.dumps({"type": "ready"}))  # past a hand's result, at once
-                ws.send(json.dumps({"type": "sync"}))
-                while True:
-                    message = receive(ws)
-                    if message["type"] == "state":
-                        entry[1], entry[2] = message["state"], message["version"]
-                        break
-                state = entry[1]
-                if state["over"]:
-                    over = True
-                    break
-                if state["legal"]:
-                    action = {"type": "action", "version": entry[2], "action": choose(state)}
-                    ws.send(json.dumps(action))
-                    while receive(ws)["type"] not in ("ack", "error"):
-                        pass
-    finally:
-        for ws in sockets:
-            ws.close()
 
 
 @pytest.mark.parametrize("rules", [ONE_HAND_WTA, HOUSE_ONE_HAND], ids=["wta-one-hand", "house"])
@@ -227,8 +158,8 @@ def test_offers_refuse_what_the_money_model_does_not_allow(tmp_path: Path) -> No
 
 def test_two_accounts_from_one_address_never_sit_at_one_money_table(tmp_path: Path) -> None:
     with running_site(tmp_path) as site:
-        ann = Person(site, 7, "Anna")
-        twin = Person(site, 7, "Annie")
+        ann = Person(site.port, 7, "Anna")
+        twin = Person(site.port, 7, "Annie")
         body = {**ONE_HAND_WTA, "clock": "standard", "bet": 100}
         offer = ann.post("/api/money", json=body).json()
         refused = twin.post(f"/api/money/{offer['id']}/sit")
