@@ -987,11 +987,23 @@ def test_a_league_season_page_shows_standings_teams_and_pt(
         server.stop()
 
 
+# a tab in the background, whose browser notifications are recorded as they are shown
+IN_THE_BACKGROUND = """
+Object.defineProperty(document, "hidden", { get: () => true });
+window.notified = [];
+const Shown = window.Notification;
+window.Notification = class extends Shown {
+  constructor(title, options) { super(title, options); window.notified.push(options.body); }
+};
+"""
+
+
 def test_a_tournament_entrant_sees_the_notice_of_their_table(
     browser: Browser, tmp_path: Path
 ) -> None:
     """The lobby open, a tournament round starts: the entrant's page says so at once,
-    with the table's link, and the link seats them."""
+    with the table's link, and the link seats them; with the tab in the background and
+    notifications allowed (with the page's button), the browser shows it too."""
     from riichi.server.clock import FakeClock
     from server_helpers import Running
 
@@ -1003,6 +1015,12 @@ def test_a_tournament_entrant_sees_the_notice_of_their_table(
             sign_up(page, server.url, name)
             pages.append(page)
         ann, bea = pages
+        bea.context.grant_permissions(["notifications"], origin=server.url)
+        bea.click("#notify-me")
+        bea.wait_for_selector("#notify-me", state="detached")
+        bea.context.add_init_script(IN_THE_BACKGROUND)
+        bea.reload()
+        bea.wait_for_selector("#sign-out")
         cup = {"name": "Cup", "rules": "riichi-basic", "length": "one-hand", "rounds": 1}
         made = post_json(ann, "/api/tournaments", {**cup, "bet": 10, "closes_in": 60})
         tid = made["id"]
@@ -1011,6 +1029,9 @@ def test_a_tournament_entrant_sees_the_notice_of_their_table(
         post_json(ann, f"/api/tournaments/{tid}/start", {})
         notice = bea.wait_for_selector("#notices a:has-text('Cup: your round 1 table')")
         assert (notice.get_attribute("href") or "").startswith("/table/")
+        bea.wait_for_function("window.notified.length > 0")
+        shown = bea.evaluate("window.notified")
+        assert len(shown) == 1 and shown[0].startswith("Cup: your round 1 table")
         notice.click()
         bea.wait_for_selector("#my-hand .tile")
     finally:

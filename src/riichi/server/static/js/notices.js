@@ -51,6 +51,7 @@ function show(notice) {
 export function notificationButton() {
   if (!("Notification" in window) || Notification.permission !== "default") return null;
   const button = el("button", null, "Notify me in the background");
+  button.id = "notify-me";
   button.type = "button";
   button.addEventListener("click", async () => {
     await Notification.requestPermission();
