@@ -9,11 +9,12 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 
 from riichi.cli import main
-from riichi.platform.leagues import Game, check_start, plan_season, standings
+from riichi.platform.leagues import Game, LeagueError, check_start, plan_season, standings
 from riichi.rules import find_ruleset
 from riichi.server import create_app
 from riichi.server.clock import FakeClock
@@ -239,3 +240,44 @@ def test_with_four_teams_or_more_each_team_sends_one_member_to_a_table() -> None
         for tables in plan_season(members, 4, 4, f"cup-{teams}-{size}"):
             for table in tables:
                 assert len({members[p] for p in table if p}) == 4, table
+
+
+def test_teams_that_take_turns_send_one_member_each_a_round_in_turn() -> None:
+    """M-League's format: each round every team sends one member, the next in its
+    order each round; a table holds one member of each of its teams."""
+    members = {f"t{t}m{m}": f"T{t}" for t in range(4) for m in range(3)}
+    plan = plan_season(members, 6, 4, "relay", "turns")
+    for r, tables in enumerate(plan):
+        assert len(tables) == 1 and sorted(p or "" for p in tables[0]) == sorted(
+            f"t{t}m{r % 3}" for t in range(4)
+        )
+    assert Counter(p for tables in plan for t in tables for p in t) == dict.fromkeys(members, 2)
+    check_start(members, "turns", 4)
+    eight = {f"t{t}m{m}": f"T{t}" for t in range(8) for m in range(2)}
+    for tables in plan_season(eight, 3, 4, "relay", "turns"):
+        assert len(tables) == 2 and all(len({eight[p] for p in t if p}) == 4 for t in tables)
+    for teams in (3, 6):
+        few = {f"t{t}m0": f"T{t}" for t in range(teams)}
+        with pytest.raises(LeagueError, match=f"{teams} teams do not"):
+            check_start(few, "turns", 4)
+
+
+def test_a_season_of_teams_taking_turns_plays_through_the_server(tmp_path: Path) -> None:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 't.db'}", clock=FakeClock())) as client:
+        register(client, "Organiser")
+        open_play = client.post("/api/leagues", json={**SEASON, "mode": "turns", "play": "open"})
+        assert open_play.status_code == 400 and "scheduled" in open_play.json()["error"]
+        made = client.post("/api/leagues", json={**SEASON, "mode": "turns", "rounds": 2})
+        assert made.status_code == 201, made.text
+        league = made.json()["id"]
+        for team in ("east", "south", "west", "north"):
+            added = client.post(f"/api/leagues/{league}/computers", json={"count": 2, "team": team})
+            assert added.status_code == 200, added.text
+        started = client.post(f"/api/leagues/{league}/start", json={})
+        assert started.status_code == 200 and len(started.json()["tables"]) == 1, started.text
+        view = finished_season(client, league, 2)
+        rounds = sorted((t["round"], tuple(t["players"])) for t in view["tables"])
+        keys = [m["key"] for m in view["members"]]  # in the order they joined
+        assert [set(players) for _, players in rounds] == [set(keys[0::2]), set(keys[1::2])]
+        assert all(line["games"] == 1 for line in view["standings"])
+        assert len(view["teams"]) == 4

@@ -14,7 +14,8 @@ A scheduled season is planned at its start, every round at once: each round seat
 every member once at tables of the rules' size, as few repeat meetings as the tries
 find (`tournaments.seat_round`); in a team season members of one team count as
 having met already, so a team sits at a table twice only where the count allows
-nothing else.
+nothing else. When teams take turns (M-League's format), each round seats one member
+of each team, the next in the team's order, so no team is ever twice at a table.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ from riichi.platform.tournaments import pair, plan_rounds
 
 MAX_ROUNDS = 40
 MAX_MEMBERS = 64
-MODES = ("individual", "team")
+# "turns": teams take turns, each sending one member a round (M-League's format)
+MODES = ("individual", "team", "turns")
+TEAM_MODES = ("team", "turns")
 JOINING = ("open", "invitation")
 PLAYS = ("schedule", "open")  # rounds planned at the start, or tables as members gather
 MAX_MEETINGS = 20
@@ -49,6 +52,8 @@ def check_season(
         raise LeagueError(f"in open play each pair meets 1 to {MAX_MEETINGS} times at most")
     if mode not in MODES:
         raise LeagueError(f"a season is {' or '.join(MODES)}, got {mode[:20]!r}")
+    if mode == "turns" and play != "schedule":
+        raise LeagueError("teams take turns only in a scheduled season")
     if joining not in JOINING:
         raise LeagueError(f"joining is {' or '.join(JOINING)}, got {joining[:20]!r}")
     if not 1 <= rounds <= MAX_ROUNDS:
@@ -59,6 +64,14 @@ def check_season(
 
 def check_start(members: Mapping[str, str | None], mode: str, players: int) -> None:
     """Whether a season may start with these members (key: team or None)."""
+    if mode == "turns":
+        teams = set(members.values())
+        if None in teams or len(teams) < players or len(teams) % players:
+            raise LeagueError(
+                f"teams that take turns fill whole tables of {players}, one member of each"
+                f" team a round: every member in a team, and {len(teams)} teams do not"
+            )
+        return
     if len(members) < players or len(members) % players:
         raise LeagueError(
             f"a season seats every member each round: {len(members)} members do not make"
@@ -71,9 +84,16 @@ def check_start(members: Mapping[str, str | None], mode: str, players: int) -> N
 
 
 def plan_season(
-    members: Mapping[str, str | None], rounds: int, size: int, seed: str
+    members: Mapping[str, str | None], rounds: int, size: int, seed: str, mode: str = "team"
 ) -> list[list[list[str | None]]]:
-    """Every round's tables of member keys (teams as ``members`` give them)."""
+    """Every round's tables of member keys (teams as ``members`` give them, in the order
+    they joined). When teams take turns, round r seats each team's (r mod n)-th member."""
+    if mode == "turns":
+        teams: dict[str | None, list[str]] = {}
+        for key, team in members.items():
+            teams.setdefault(team, []).append(key)
+        lineups = [[team[r % len(team)] for team in teams.values()] for r in range(rounds)]
+        return plan_rounds(list(members), rounds, size, seed, lineups=lineups)
     teammates: dict[frozenset[str], int] = {}
     for a, b in combinations(members, 2):
         if members[a] is not None and members[a] == members[b]:
@@ -193,6 +213,7 @@ def standings(
 
 
 __all__ = [
+    "TEAM_MODES",
     "Game",
     "LeagueError",
     "Line",

@@ -113,11 +113,13 @@ def plan_rounds(
     size: int,
     seed: str,
     met_before: Mapping[frozenset[str], int] | None = None,
+    lineups: Sequence[Sequence[str]] | None = None,
 ) -> list[list[list[str | None]]]:
     """Every round's tables, planned when registration closes: the schedule with the
     fewest repeat meetings the tries find (sixteen at fours over four rounds: none),
-    counting ``met_before`` as meetings already made (a season's teammates).
-    Deterministic for a seed, so a restarted server seats the same tables."""
+    counting ``met_before`` as meetings already made (a season's teammates). Each round
+    seats every entrant, or ``lineups[round]`` where given. Deterministic for a seed, so
+    a restarted server seats the same tables."""
     budget = max(1, PLAN_WORK // max(1, len(entrants) * rounds))
     best: list[list[list[str | None]]] = []
     best_cost = -1
@@ -125,7 +127,8 @@ def plan_rounds(
         met: dict[frozenset[str], int] = dict(met_before or {})
         plan = []
         for round_ in range(1, rounds + 1):
-            tables = seat_round(entrants, met, size, f"{seed}/{attempt}/{round_}")
+            seated_now = entrants if lineups is None else lineups[round_ - 1]
+            tables = seat_round(seated_now, met, size, f"{seed}/{attempt}/{round_}")
             plan.append(tables)
             for table in tables:
                 seated = [p for p in table if p is not None]

@@ -32,6 +32,7 @@ from riichi.errors import excerpt
 from riichi.platform import Pool
 from riichi.platform.leagues import (
     MAX_MEMBERS,
+    TEAM_MODES,
     Game,
     LeagueError,
     check_season,
@@ -380,7 +381,7 @@ class LeagueDesk:
 
     def _team(self, season: dict[str, Any], body: Any) -> str | None:
         team = body.get("team") if isinstance(body, dict) else None
-        if season["mode"] != "team":
+        if season["mode"] not in TEAM_MODES:
             return None
         if not isinstance(team, str) or not 0 < len(team.strip()) <= TEAM_LENGTH:
             raise ProtocolError(f"a team season: name your team (1 to {TEAM_LENGTH} characters)")
@@ -424,7 +425,7 @@ class LeagueDesk:
         except LeagueError as exc:
             raise ProtocolError(str(exc)) from None
         plan = await asyncio.to_thread(
-            plan_season, members, season["rounds"], rules.players, season["id"]
+            plan_season, members, season["rounds"], rules.players, season["id"], season["mode"]
         )
         if await asyncio.to_thread(self.store.start, season["id"], plan):
             self._woken.set()

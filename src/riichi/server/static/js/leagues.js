@@ -52,7 +52,7 @@ export async function showLeague(id) {
     const me = ME && ME.account ? `account:${ME.account.id}` : null;
     const member = s.members.some((m) => m.key === me);
     $("#l-join").hidden = s.status !== "open" || !me || member;
-    $("#l-team").hidden = s.mode !== "team" || s.status !== "open";
+    $("#l-team").hidden = !["team", "turns"].includes(s.mode) || s.status !== "open";
     $("#l-organiser").hidden = !(me && ME.account.id === s.organiser && s.status === "open");
     const open = s.play === "open" && s.status === "running";
     const waiting = s.waiting.includes(ME && ME.account ? ME.account.name : "");
