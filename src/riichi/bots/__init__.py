@@ -4,6 +4,7 @@ from riichi.bots.agent import BOT_LABEL, Agent, Bot
 from riichi.bots.defensive import DefensiveBot
 from riichi.bots.efficiency import EfficiencyBot
 from riichi.bots.expert import ExpertBot
+from riichi.bots.master import MasterBot
 from riichi.bots.simple import RandomBot, TsumogiriBot
 
 BOTS: dict[str, type[Bot]] = {
@@ -12,6 +13,7 @@ BOTS: dict[str, type[Bot]] = {
     "efficiency": EfficiencyBot,
     "defensive": DefensiveBot,
     "expert": ExpertBot,
+    "master": MasterBot,
 }
 
 
@@ -59,7 +61,7 @@ def make_agent(spec: str, seed: int | str = 0, timeout: float = 2.0) -> Agent:
 
 
 def make_bot(name: str, seed: int | str = 0) -> Bot:
-    """A built-in bot by name: random, tsumogiri, efficiency, defensive, expert."""
+    """A built-in bot by name: random, tsumogiri, efficiency, defensive, expert, master."""
     try:
         return BOTS[name.strip().lower()](seed)
     except KeyError:
@@ -76,6 +78,7 @@ __all__ = [
     "Bot",
     "EfficiencyBot",
     "ExpertBot",
+    "MasterBot",
     "RandomBot",
     "TsumogiriBot",
     "is_outside",

@@ -160,6 +160,7 @@ class Kyoku:
         honba: int,
         sticks: int,
         scores: list[int],
+        deal: bool = True,
     ) -> None:
         n = rules.players
         self.rules = rules
@@ -170,7 +171,9 @@ class Kyoku:
         self.honba = honba
         self.sticks = sticks
         self.scores = scores  # shared with the match; riichi sticks and results change it
-        self.seats = [Seat(hand=list(wall.hands[(s - dealer) % n])) for s in range(n)]
+        self.seats = (
+            [Seat(hand=list(wall.hands[(s - dealer) % n])) for s in range(n)] if deal else []
+        )
         for seat in self.seats:
             seat.waits = _waits_mask(seat.counts, 0)
         self.live = wall.draws + wall.tail()
@@ -197,8 +200,63 @@ class Kyoku:
         self.result: HandResult | None = None
         self.events: list[Event] = []
         self._legal: dict[int, list[Action]] | None = None
-        self._emit_start()
-        self._draw(dealer, rinshan=False)
+        if deal:
+            self._emit_start()
+            self._draw(dealer, rinshan=False)
+
+    @classmethod
+    def resumed(
+        cls,
+        rules: RuleSet,
+        wall: Wall,
+        seats: list[Seat],
+        *,
+        dealer: int,
+        round_wind: int,
+        honba: int,
+        sticks: int,
+        scores: list[int],
+        current: int,
+        drawn: int,
+        live: list[int],
+        kan_owners: list[int],
+        kitas: int,
+        dora_shown: int,
+    ) -> Kyoku:
+        """A hand taken up at ``current``'s turn, just after its draw of ``drawn``: the
+        seats as they stand (hands, sets, rivers, riichi), ``live`` the tiles still to
+        draw in order, ``wall`` for the dead wall (replacement tiles past those the
+        kans and Norths took, the indicators, ``dora_shown`` of them showing). What a
+        search plays out on hidden tiles sampled from one seat's view; nothing is
+        emitted for what came before."""
+        k = cls(
+            rules,
+            wall,
+            dealer=dealer,
+            round_wind=round_wind,
+            honba=honba,
+            sticks=sticks,
+            scores=scores,
+            deal=False,
+        )
+        k.seats = seats
+        for s, seat in enumerate(seats):
+            counts = list(seat.counts)
+            if s == current:  # the waits of the hand it held before this draw
+                counts[drawn >> 2] -= 1
+            seat.waits = _waits_mask(counts, len(seat.melds))
+        k.live = live
+        k.kan_owners = kan_owners
+        k.kitas = kitas
+        k.rinshan_index = len(kan_owners) + kitas
+        k.dora_shown = dora_shown
+        k.current = current
+        k.drawn = drawn
+        # the first go-around lasts while nobody called and this is the seat's first draw
+        k.first_go_around = not seats[current].discards and not any(
+            s.melds or s.kita for s in seats
+        )
+        return k
 
     # ------------------------------------------------------------------ views
 

@@ -1,0 +1,117 @@
+"""The master bot: `expert`, with a search where its best options are close.
+
+At its own turn after a draw, where `expert` values two or more of its options
+within CLOSE points of its best (as the match weighs points), the master draws
+``rollouts`` worlds of the tiles it has not seen (`riichi.bots.search`: the same
+worlds for every option, so the options are compared on equal luck), plays each
+of those options out in every world to the end of the hand, and takes the option
+whose results are worth most on average, as `expert` weighs a change of scores:
+in points, and by the places they move as the match's end nears (in its last hand,
+by places alone). An option `expert` values as folding is played out folding.
+Everywhere else it plays as `expert`.
+
+The worlds are drawn from the seed and the situation (the hand, the rivers, the
+scores), so the same situation is played the same way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from dataclasses import dataclass
+
+from riichi.bots.expert import ExpertBot, Valued
+from riichi.bots.search import option_values, worlds_for
+from riichi.game import Observation
+
+# Options within this many points (as the match weighs them) of expert's best are
+# searched; WIDTH of them at most, best first.
+CLOSE = 1000.0
+WIDTH = 3
+ROLLOUTS = 48  # worlds per decision searched: each option is played out in each
+
+
+@dataclass(frozen=True, slots=True)
+class Searched:
+    """One searched decision: the options as `expert` values them, the search's mean
+    worth of each (as the match weighs points) and its mean change of the seat's
+    score, over ``worlds`` worlds."""
+
+    options: tuple[Valued, ...]
+    means: tuple[float, ...]
+    points: tuple[float, ...]
+    worlds: int
+
+
+class MasterBot(ExpertBot):
+    """`expert` with a search over the hidden tiles at close decisions."""
+
+    kind = "master"
+
+    def __init__(
+        self,
+        seed: int | str = 0,
+        rollouts: int = ROLLOUTS,
+        close: float = CLOSE,
+        width: int = WIDTH,
+    ) -> None:
+        super().__init__(seed)
+        self.rollouts, self.close, self.width = rollouts, close, width
+        self.searched: Searched | None = None  # the last decision searched, if it was
+
+    def evaluate(self, observation: Observation) -> list[Valued]:
+        """As `expert`'s, with the searched options first, best first, each valued by
+        the search's mean; the rest after them, as `expert` values them."""
+        valued = super().evaluate(observation)
+        self.searched = None
+        options = self.close_options(observation, valued)
+        if len(options) < 2:
+            return valued
+        means, points = self.search(observation, options)
+        self.searched = Searched(tuple(options), tuple(means), tuple(points), self.rollouts)
+        # equal means keep expert's order
+        order = sorted(range(len(options)), key=lambda i: -means[i])
+        first = [dataclasses.replace(options[i], value=means[i]) for i in order]
+        return first + [v for v in valued if v not in options]
+
+    def close_options(self, obs: Observation, valued: list[Valued]) -> list[Valued]:
+        """The options worth a search: at the seat's own turn after a draw (not in
+        riichi), those `expert` values within ``close`` of its best."""
+        assert obs.seat is not None
+        if obs.drawn is None or obs.riichi[obs.seat] or not valued or self.rollouts <= 0:
+            return []
+        best = valued[0].value
+        if best is None:  # a rule of the bot decides (a win, an abort, a kan)
+            return []
+        return [
+            v for v in valued[: self.width] if v.value is not None and best - v.value <= self.close
+        ]
+
+    def search(self, obs: Observation, options: list[Valued]) -> tuple[list[float], list[float]]:
+        """Each option's mean worth over the sampled worlds, and its mean change of the
+        seat's score."""
+        seat = obs.seat
+        assert seat is not None
+        worlds = worlds_for(obs, self.rollouts, self._key(obs))
+        scene = self._scene(obs)
+        results = option_values(obs, [(v.action, v.win == 0) for v in options], worlds)
+        means = [sum(self._worth_after(scene, d) for d in ds) / len(ds) for ds in results]
+        return means, [sum(d[seat] for d in ds) / len(ds) for ds in results]
+
+    def _key(self, obs: Observation) -> str:
+        """The worlds' seed: this bot's seed and everything the seat sees."""
+        where = repr(
+            (
+                self.seed,
+                obs.seat,
+                obs.round_wind,
+                obs.dealer,
+                obs.honba,
+                obs.scores,
+                obs.hand,
+                obs.drawn,
+                obs.discards,
+                obs.meld_tiles,
+            )
+        )
+        return hashlib.sha256(where.encode()).hexdigest()

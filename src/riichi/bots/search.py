@@ -1,0 +1,369 @@
+"""Search over hidden tiles: worlds sampled from one seat's view, played out fast.
+
+A world is one way the tiles the seat cannot see may lie: the other seats'
+concealed hands, the live wall in drawing order, the dead wall's hidden
+indicators and replacement tiles. It is drawn from exactly the tiles the seat has
+not seen (its observation, nothing else), and where a seat is in riichi its hand
+is drawn ready and not furiten on its own river, as a riichi says it is. Each world
+becomes a `Kyoku` taken up at the seat's turn (`Kyoku.resumed`), on which an option
+is played out to the end of the hand with a fast policy for every seat: win when
+able, riichi when ready and closed, otherwise the discard that keeps the hand
+nearest to ready, no calls, and folding (the tiles a riichi cannot ron first)
+when another seat is in riichi and the hand is two or more from ready, or when
+the searching seat chose to fold.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from riichi.game import Action, ActionType, Observation
+from riichi.game.actions import DISCARDS, RIICHIS
+from riichi.game.kyoku import DiscardInfo, Kyoku, Phase, Seat
+from riichi.game.wall import KITA_RINSHAN_TILES, MAX_INDICATORS, RINSHAN_TILES, Wall, tile_set
+from riichi.hand.shanten import replacement
+from riichi.scoring import Meld, MeldType
+from riichi.tiles import NUM_KINDS, is_red
+
+HONOR_START = 27
+# tries at drawing a riichi hand that is ready and not furiten, before any hand will do
+READY_TRIES = 60
+# a rollout ends the hand; this many actions is past any hand's end (a guard)
+MAX_STEPS = 600
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """Where the hidden tiles lie in one sample: each seat's concealed hand (the
+    searching seat's as it is), the live wall still to draw, and the dead wall."""
+
+    hands: tuple[tuple[int, ...], ...]
+    live: tuple[int, ...]
+    rinshan: tuple[int, ...]
+    dora: tuple[int, ...]
+    ura: tuple[int, ...]
+
+
+def unseen(obs: Observation) -> list[int]:
+    """The physical tiles ``obs.seat`` has not seen, in ascending order."""
+    assert obs.hand is not None
+    seen = set(obs.hand)
+    seen.update(t for river in obs.discards for t, _, _, _ in river)
+    seen.update(t for sets in obs.meld_tiles for tiles in sets for t in tiles)
+    seen.update(obs.dora_indicators)
+    seen.update(t for north in obs.kita for t in north)
+    return [t for t in tile_set(obs.rules.players) if t not in seen]
+
+
+def _kan_count(obs: Observation) -> tuple[list[int], int]:
+    owners = [s for s, sets in enumerate(obs.meld_tiles) for tiles in sets if len(tiles) == 4]
+    return owners, sum(len(k) for k in obs.kita)
+
+
+def sample_world(obs: Observation, rng: random.Random) -> World:
+    """One world consistent with everything ``obs.seat`` has seen."""
+    assert obs.hand is not None and obs.seat is not None
+    pool = unseen(obs)
+    rng.shuffle(pool)
+    hands: list[tuple[int, ...]] = [()] * obs.rules.players
+    hands[obs.seat] = tuple(obs.hand)
+    others = [s for s in range(obs.rules.players) if s != obs.seat]
+    # riichi hands first: they take the tiles their waits need
+    for s in sorted(others, key=lambda s: not obs.riichi[s]):
+        size = obs.hand_sizes[s]
+        sets = len(obs.meld_tiles[s])
+        drawn = _ready_hand(pool, size, sets, obs.discards[s], rng) if obs.riichi[s] else None
+        if drawn is None:
+            drawn = pool[:size]
+        for t in drawn:
+            pool.remove(t)
+        hands[s] = tuple(drawn)
+    owners, kitas = _kan_count(obs)
+    live = pool[: obs.live_left]
+    rest = pool[obs.live_left :]
+    hidden_dora = MAX_INDICATORS - len(obs.dora_indicators)
+    dora = (*obs.dora_indicators, *_take(rest, hidden_dora))
+    ura = tuple(_take(rest, MAX_INDICATORS))
+    used = len(owners) + kitas
+    size = KITA_RINSHAN_TILES if obs.rules.kita else RINSHAN_TILES
+    # replacement tiles already drawn are never read again: any tile holds their place
+    rinshan = (*[0] * used, *_take(rest, size - used))
+    # the wall's end moved into the dead wall by kans and Norths is never drawn
+    return World(tuple(hands), (*live, *[0] * used), rinshan, dora, ura)
+
+
+def _take(rest: list[int], count: int) -> list[int]:
+    """``count`` tiles off the front of ``rest`` (a placeholder where none are left:
+    a slot the hand can no longer reach)."""
+    taken = rest[:count]
+    del rest[:count]
+    return taken + [0] * (count - len(taken))
+
+
+def _ready_hand(
+    pool: Sequence[int],
+    size: int,
+    sets: int,
+    river: Sequence[tuple[int, bool, bool, bool]],
+    rng: random.Random,
+) -> list[int] | None:
+    """``size`` tiles of ``pool`` that make a ready hand not furiten on ``river``,
+    built from sets, a pair and a partial shape; None if the tries find none."""
+    by_kind: dict[int, list[int]] = {}
+    for t in pool:
+        by_kind.setdefault(t >> 2, []).append(t)
+    discarded = 0
+    for t, _, _, _ in river:
+        discarded |= 1 << (t >> 2)
+    need_sets = (size - 1) // 3
+    for _ in range(READY_TRIES):
+        counts = [len(by_kind.get(k, ())) for k in range(NUM_KINDS)]
+        kinds: list[int] = []
+        tanki = rng.random() < 0.15
+        shapes = need_sets if tanki else need_sets - 1
+        ok = True
+        for _ in range(shapes):
+            ok = _take_shape(counts, kinds, rng, rng.random() < 0.75, 3)
+            if not ok:
+                break
+        if ok and tanki:
+            ok = _take_kinds(counts, kinds, [rng.randrange(NUM_KINDS)])
+        elif ok:
+            ok = _take_shape(counts, kinds, rng, False, 2) and _take_shape(
+                counts, kinds, rng, rng.random() < 0.8, 2
+            )
+        if not ok or len(kinds) != size:
+            continue
+        hand = [0] * NUM_KINDS
+        for k in kinds:
+            hand[k] += 1
+        b = bytes(hand)
+        if replacement(b, 4 - sets) != 1:
+            continue
+        waits = _waits(hand, sets)
+        if waits and not waits & discarded:
+            picked: dict[int, int] = {}
+            out = []
+            for k in kinds:
+                out.append(by_kind[k][picked.get(k, 0)])
+                picked[k] = picked.get(k, 0) + 1
+            return out
+    return None
+
+
+def _waits(hand: list[int], sets: int) -> int:
+    mask = 0
+    for k in range(NUM_KINDS):
+        if hand[k] < 4:
+            hand[k] += 1
+            if replacement(bytes(hand), 4 - sets) == 0:
+                mask |= 1 << k
+            hand[k] -= 1
+    return mask
+
+
+def _take_kinds(counts: list[int], kinds: list[int], wanted: list[int]) -> bool:
+    for k in wanted:
+        if counts[k] <= 0:
+            for j in wanted[: wanted.index(k)]:
+                counts[j] += 1
+            return False
+        counts[k] -= 1
+    kinds.extend(wanted)
+    return True
+
+
+def _take_shape(
+    counts: list[int], kinds: list[int], rng: random.Random, run: bool, size: int
+) -> bool:
+    """A random run of ``size`` (two: a run waiting on its side or its middle) or a
+    set of one kind (a triplet, or a pair) from ``counts``."""
+    for _ in range(8):
+        if run:
+            suit, rank = rng.randrange(3), rng.randrange(10 - size)
+            k = suit * 9 + rank
+            if size == 3:
+                wanted = [k, k + 1, k + 2]
+            else:
+                wanted = [k, k + 2] if rank < 7 and rng.random() < 0.25 else [k, k + 1]
+        else:
+            wanted = [rng.randrange(NUM_KINDS)] * size
+        if _take_kinds(counts, kinds, wanted):
+            return True
+    return False
+
+
+def melds_of(obs: Observation, seat: int) -> list[Meld]:
+    """A seat's sets as its observation shows them."""
+    melds = []
+    for text, tiles in zip(obs.melds[seat], obs.meld_tiles[seat], strict=True):
+        kind = MeldType(text.partition(":")[0])
+        called = None if kind is MeldType.ANKAN else tiles[0]
+        melds.append(Meld(kind, tuple(tiles), called))
+    return melds
+
+
+def resume(obs: Observation, world: World) -> Kyoku:
+    """The hand at ``obs.seat``'s turn (it has drawn), its hidden tiles as ``world``."""
+    assert obs.seat is not None and obs.drawn is not None
+    n = obs.rules.players
+    seats = []
+    for s in range(n):
+        seat = Seat(hand=list(world.hands[s]))
+        seat.melds = melds_of(obs, s)
+        seat.kita = list(obs.kita[s])
+        seat.discards = [DiscardInfo(t, g, r, c) for t, g, r, c in obs.discards[s]]
+        seat.riichi = obs.riichi[s]
+        if seat.riichi:
+            river = obs.discards[s]
+            seat.double_riichi = bool(river) and river[0][2] and len(river) <= 1
+            # a riichi declared with the seat's last discard still has its ippatsu,
+            # unless a call broke it
+            seat.ippatsu = obs.rules.ippatsu and river[-1][2] and not any(obs.melds)
+        seat.drew = bool(seat.discards) or s == obs.seat
+        seats.append(seat)
+    owners, kitas = _kan_count(obs)
+    wall = Wall(
+        [list(h) for h in world.hands],
+        list(world.live),
+        list(world.rinshan),
+        list(world.dora),
+        list(world.ura),
+        n,
+    )
+    return Kyoku.resumed(
+        obs.rules,
+        wall,
+        seats,
+        dealer=obs.dealer,
+        round_wind=obs.round_wind,
+        honba=obs.honba,
+        sticks=obs.sticks,
+        scores=list(obs.scores),
+        current=obs.seat,
+        drawn=obs.drawn,
+        live=list(world.live),
+        kan_owners=owners,
+        kitas=kitas,
+        dora_shown=len(obs.dora_indicators),
+    )
+
+
+def play_out(kyoku: Kyoku, folding: int | None = None) -> list[int]:
+    """Play ``kyoku`` to the hand's end with the fast policy (``folding``: a seat that
+    folds whatever its hand); each seat's change of score."""
+    start = list(kyoku.scores)
+    for _ in range(MAX_STEPS):
+        waiting = kyoku.legal_actions()
+        if not waiting:
+            break
+        seat, legal = next(iter(waiting.items()))
+        kyoku.apply(seat, _policy(kyoku, seat, legal, seat == folding))
+    return [after - before for after, before in zip(kyoku.scores, start, strict=True)]
+
+
+def _policy(kyoku: Kyoku, s: int, legal: list[Action], folding: bool) -> Action:
+    for action in legal:
+        if action.type is ActionType.TSUMO or action.type is ActionType.RON:
+            return action
+    if kyoku.phase is not Phase.TURN:
+        return next(a for a in legal if a.type is ActionType.PASS)
+    seat = kyoku.seats[s]
+    if seat.riichi:
+        return legal[0]  # the drawn tile
+    threats = [o for o in range(kyoku.n) if o != s and kyoku.seats[o].riichi]
+    sets = 4 - len(seat.melds)
+    counts = seat.counts
+    if folding:  # against every other seat where none is in riichi
+        return _safest(kyoku, threats or [o for o in range(kyoku.n) if o != s], legal)
+    if threats and replacement(bytes(counts), sets) >= 3:
+        return _safest(kyoku, threats, legal)
+    best_kind, best_key = -1, (99, 99)
+    for k in range(NUM_KINDS):
+        if not counts[k]:
+            continue
+        counts[k] -= 1
+        r = replacement(bytes(counts), sets)
+        counts[k] += 1
+        key = (r, _keep(counts, k))
+        if key < best_key:
+            best_kind, best_key = k, key
+    tile = _tile_of(kyoku, seat, best_kind)
+    if best_key[0] == 1 and not kyoku.after_call and RIICHIS[tile] in legal:
+        return RIICHIS[tile]
+    action = DISCARDS[tile]
+    return action if action in legal else legal[0]
+
+
+def _keep(counts: list[int], k: int) -> int:
+    """How much a kind holds the hand together: its copies and its neighbours."""
+    if k >= HONOR_START:
+        return counts[k] * 3
+    rank = k % 9
+    near = sum(counts[j] for j in range(max(k - rank, k - 2), min(k - rank + 8, k + 2) + 1))
+    return near + (rank not in (0, 8))
+
+
+def _tile_of(kyoku: Kyoku, seat: Seat, kind: int) -> int:
+    """The tile of ``kind`` to let go: not a red five where there is another."""
+    tiles = [t for t in seat.hand if t >> 2 == kind]
+    plain = [t for t in tiles if not is_red(t, kyoku.rules.red_fives)]
+    return (plain or tiles)[0]
+
+
+def _safest(kyoku: Kyoku, threats: list[int], legal: list[Action]) -> Action:
+    rivers = [kyoku.seats[o].discarded_kinds() for o in threats]
+    best: tuple[int, int] | None = None
+    choice = legal[0]
+    for action in legal:
+        if action.type is not ActionType.DISCARD or action.tile is None:
+            continue
+        k = action.tile >> 2
+        unsafe = sum(1 for river in rivers if not river >> k & 1)
+        if k >= HONOR_START:
+            shape = 0
+        else:
+            rank = k % 9
+            shape = 1 if rank in (0, 8) else 2 if rank in (1, 7) else 3
+        key = (unsafe, shape)
+        if best is None or key < best:
+            best, choice = key, action
+    return choice
+
+
+def option_values(
+    obs: Observation,
+    options: Sequence[tuple[Action, bool]],
+    worlds: Sequence[World],
+) -> list[list[list[int]]]:
+    """For each (action, folds after it) option, each world's changes of score when
+    the option is taken in it and the hand played out."""
+    assert obs.seat is not None
+    out = []
+    for action, folds in options:
+        results = []
+        for world in worlds:
+            kyoku = resume(obs, world)
+            kyoku.apply(obs.seat, action)
+            results.append(play_out(kyoku, obs.seat if folds else None))
+        out.append(results)
+    return out
+
+
+def worlds_for(obs: Observation, count: int, key: str) -> list[World]:
+    """``count`` worlds, the same for the same ``key`` (a seed and the situation)."""
+    rng = random.Random(key)
+    return [sample_world(obs, rng) for _ in range(count)]
+
+
+__all__ = [
+    "World",
+    "option_values",
+    "play_out",
+    "resume",
+    "sample_world",
+    "unseen",
+    "worlds_for",
+]
