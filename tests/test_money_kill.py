@@ -22,6 +22,7 @@ from riichi.server import Store
 from riichi.server.ledger import ChipStore
 from riichi.server.table import load_match, rules_of
 from server_helpers import Person, free_port, play_out, start_server
+from test_money_people import ONE_HAND_WTA as ONE_HAND
 
 RULES = {
     "rules": "riichi-basic",
@@ -83,15 +84,8 @@ def _quietly(client: httpx.Client, path: str) -> None:
         client.post(path, json={})
 
 
-ONE_HAND_WTA = {
-    "rules": "riichi-basic",
-    "switches": {
-        "settlement": "winner-takes-all",
-        "length": "one-hand",
-        "lengths": ["one-hand", "east", "south"],
-    },
-    "clock": "relaxed",
-}
+# a one-hand game between people, winner takes all, on a clock that waits for them
+ONE_HAND_WTA = {**ONE_HAND, "clock": "relaxed"}
 
 
 def _may_end(state: dict[str, Any]) -> bool:

@@ -38,6 +38,7 @@ from typing import NamedTuple
 
 from riichi.bots.defensive import DefensiveBot, declared_at, discard_order
 from riichi.bots.efficiency import visible_counts
+from riichi.bots.search import melds_of
 from riichi.game import Action, ActionType, Observation
 from riichi.game.kyoku import kuikae_mask
 from riichi.hand import ukeire
@@ -626,12 +627,7 @@ class ExpertBot(DefensiveBot):
         """The seat's sets as the scorer takes them (which tile was called does not
         change a value)."""
         assert obs.seat is not None
-        melds = []
-        for text, tiles in zip(obs.melds[obs.seat], obs.meld_tiles[obs.seat], strict=True):
-            kind = MeldType(text.partition(":")[0])
-            called = None if kind is MeldType.ANKAN else tiles[0]
-            melds.append(Meld(kind, tuple(tiles), called))
-        return melds
+        return melds_of(obs, obs.seat)
 
     def _tenpai_value(
         self,
