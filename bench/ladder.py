@@ -1,14 +1,15 @@
 """The ladder of roster computers: duplicate arenas, each rung against the one below.
 
 Each rung plays two of one bot against two of the other on the same walls in
-every seating (duplicate), so luck of the deal cancels. The top rung, `expert`
-against `defensive`, plays ``--walls`` walls (x4 seatings: 2,000 walls are
-8,000 hanchans, for 95% intervals of about ±0.017 places); the lower rungs a
-quarter as many. Per bot: average place with its 95% interval, first and last
+every seating (duplicate), so luck of the deal cancels. The top rungs, `master`
+against `expert` and `expert` against `defensive`, play ``--walls`` walls (x4
+seatings: 2,000 walls are 8,000 hanchans, for 95% intervals of about ±0.017
+places; `master`'s rung takes hours on a few cores, ``--rungs`` picks rungs); the
+lower rungs a quarter as many. Per bot: average place with its 95% interval, first and last
 rates, and the win, deal-in, riichi and call rates of its hands. Then the time
-`expert` takes per decision on one core. Not a test.
+`expert` and `master` take per decision on one core. Not a test.
 
-    python bench/ladder.py [--walls 2000] [--rules online] [--jobs 2]
+    python bench/ladder.py [--walls 2000] [--rules online] [--jobs 2] [--rungs master]
 """
 
 from __future__ import annotations
@@ -24,7 +25,14 @@ from riichi.game import Action, Match, Observation
 from riichi.hand.decompose import prepare
 from riichi.rules import find_ruleset
 
-RUNGS = (("expert", "defensive", 1), ("defensive", "efficiency", 4), ("efficiency", "random", 4))
+# (top, low, share): a rung plays --walls // share walls; `master` searches, and takes
+# about 200 times as long a match as `expert`
+RUNGS = (
+    ("master", "expert", 1),
+    ("expert", "defensive", 1),
+    ("defensive", "efficiency", 4),
+    ("efficiency", "random", 4),
+)
 
 
 def rung(top: str, low: str, walls: int, rules: str, seed: int, jobs: int) -> dict[str, BotStats]:
@@ -55,13 +63,13 @@ def rung(top: str, low: str, walls: int, rules: str, seed: int, jobs: int) -> di
     return stats
 
 
-def decision_times(rules: str, seed: int, matches: int) -> list[float]:
-    """Seconds per `expert` decision, four of them at a table, one core."""
+def decision_times(rules: str, seed: int, matches: int, bot: str = "expert") -> list[float]:
+    """Seconds per decision of ``bot``, four of them at a table, one core."""
     spent: list[float] = []
 
     class Timed:
         def __init__(self, seat: int) -> None:
-            self.bot = make_bot("expert", f"{seed}:{seat}")
+            self.bot = make_bot(bot, f"{seed}:{seat}")
             self.name = self.bot.name
 
         def act(self, observation: Observation) -> Action:
@@ -82,17 +90,23 @@ def main() -> None:
     parser.add_argument("--rules", default="online")
     parser.add_argument("--seed", type=int, default=100_000)
     parser.add_argument("--jobs", type=int, default=2)
-    args = parser.parse_args()
-    for top, low, share in RUNGS:
-        rung(top, low, max(1, args.walls // share), args.rules, args.seed, args.jobs)
-    prepare()  # the scoring tables a server builds at start, not in the first decision
-    spent = sorted(decision_times(args.rules, args.seed, 8))
-    p99 = spent[int(len(spent) * 0.99)]
-    print(
-        f"\nexpert, one core: {len(spent)} decisions,"
-        f" median {statistics.median(spent) * 1000:.2f} ms,"
-        f" p99 {p99 * 1000:.2f} ms, slowest {spent[-1] * 1000:.1f} ms"
+    parser.add_argument(
+        "--rungs", default="", help="the top bots of the rungs to play (default: every rung)"
     )
+    args = parser.parse_args()
+    chosen = {x.strip() for x in args.rungs.split(",") if x.strip()}
+    for top, low, share in RUNGS:
+        if not chosen or top in chosen:
+            rung(top, low, max(1, args.walls // share), args.rules, args.seed, args.jobs)
+    prepare()  # the scoring tables a server builds at start, not in the first decision
+    for bot, matches in (("expert", 8), ("master", 1)):
+        spent = sorted(decision_times(args.rules, args.seed, matches, bot))
+        p99 = spent[int(len(spent) * 0.99)]
+        print(
+            f"\n{bot}, one core: {len(spent)} decisions,"
+            f" median {statistics.median(spent) * 1000:.2f} ms,"
+            f" p99 {p99 * 1000:.2f} ms, slowest {spent[-1] * 1000:.1f} ms"
+        )
 
 
 if __name__ == "__main__":

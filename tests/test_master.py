@@ -9,13 +9,15 @@ from collections import Counter
 from riichi.bots import Agent, make_bot
 from riichi.bots.master import MasterBot
 from riichi.bots.play import play_match
+from riichi.bots.review import review_match
+from riichi.bots.reviewers import reviewer_for
 from riichi.bots.search import World, resume, sample_world, unseen
 from riichi.game import ActionType, Match, Observation, observe
 from riichi.game.kyoku import Phase, _waits_mask
 from riichi.game.wall import Wall
 from riichi.rules import find_ruleset
 from riichi.tiles import counts_of
-from test_review import Drawer, scrambled, seen_by
+from test_review import Drawer, expert_match, scrambled, seen_by
 
 
 def expert_until(seed: int, steps: int, rules: str = "online") -> Match:
@@ -160,3 +162,14 @@ def test_the_search_sees_only_what_the_seat_saw() -> None:
     other = scrambled(dealt, seen_by(first, 0), random.Random(5))
     assert other.hands[1] != dealt.hands[1]
     one_hand([other], mine)
+
+
+def test_the_master_reviews_on_experts_scale_with_its_search_first() -> None:
+    """As a reviewer the master values on expert's scale: where it searched, its choice
+    comes first and the options keep expert's units, so a loss is never negative."""
+    match = expert_match("daily-wall", 3)
+    by_expert = review_match(match, 0, reviewer_for("expert"))
+    by_master = review_match(match, 0, reviewer_for("master"))
+    assert by_master.reviewer.startswith("master ") and by_master.unit == "points"
+    assert len(by_master.decisions) == len(by_expert.decisions) > 5
+    assert all(d.loss is not None and d.loss >= 0 for d in by_master.decisions)

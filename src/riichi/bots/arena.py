@@ -7,6 +7,7 @@ farm matches out to processes and still report the same numbers.
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -86,21 +87,82 @@ def tasks(
     ]
 
 
+Played = tuple[list[SeatResult], dict[str, Any] | None]
+
+
 def run(
-    work: list[Task], jobs: int = 1, on_done: Callable[[], None] | None = None
-) -> Iterator[tuple[list[SeatResult], dict[str, Any] | None]]:
-    """Play every task, over ``jobs`` processes; results come in task order."""
+    work: list[Task],
+    jobs: int = 1,
+    on_done: Callable[[], None] | None = None,
+    ray: str | None = None,
+    play: Callable[[Task], Played] = play_task,
+) -> Iterator[Played]:
+    """Play every task, over ``jobs`` processes, or as Ray tasks with ``ray`` (a
+    cluster's address, or "" for a Ray started here on ``jobs`` CPUs); results come in
+    task order. A match is a pure function of its task, so where it runs changes
+    nothing of what it gives."""
+    if ray is not None:
+        yield from _on_ray(work, jobs, on_done, ray, play)
+        return
     if jobs <= 1:
         for task in work:
-            yield play_task(task)
+            yield play(task)
             if on_done:
                 on_done()
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for result in pool.map(play_task, work, chunksize=max(1, len(work) // (jobs * 8))):
+        for result in pool.map(play, work, chunksize=max(1, len(work) // (jobs * 8))):
             yield result
             if on_done:
                 on_done()
+
+
+# A task whose worker died (a node lost, a process killed) runs again, this many
+# times at most; its result is taken once, from the run that finished.
+RAY_RETRIES = 3
+# Matches in flight per CPU of the cluster: enough to keep every CPU busy, few enough
+# that finished records do not pile up in the object store.
+RAY_WINDOW = 4
+
+
+def _on_ray(
+    work: list[Task],
+    jobs: int,
+    on_done: Callable[[], None] | None,
+    address: str,
+    play: Callable[[Task], Played],
+) -> Iterator[Played]:
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("--ray needs Ray: pip install 'riichi[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=max(1, jobs), include_dashboard=False, log_to_driver=False)
+    try:
+        remote = ray.remote(max_retries=RAY_RETRIES)(play)
+        cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
+        window = max(1, int(cpus) * RAY_WINDOW)
+        pending: deque[Any] = deque()
+        queue = iter(work)
+        for task in queue:
+            pending.append(remote.remote(task))
+            if len(pending) >= window:
+                break
+        while pending:
+            result: Played = ray.get(pending.popleft())
+            for task in queue:
+                pending.append(remote.remote(task))
+                break
+            yield result
+            if on_done:
+                on_done()
+    finally:
+        if started:
+            ray.shutdown()
 
 
 @dataclass

@@ -60,8 +60,10 @@ class MasterBot(ExpertBot):
         self.searched: Searched | None = None  # the last decision searched, if it was
 
     def evaluate(self, observation: Observation) -> list[Valued]:
-        """As `expert`'s, with the searched options first, best first, each valued by
-        the search's mean; the rest after them, as `expert` values them."""
+        """As `expert`'s, with the searched options first, best first; the rest after
+        them, as `expert` values them. A searched option is valued on `expert`'s scale:
+        `expert`'s value of its own best, plus how much more the search found the option
+        worth than that best."""
         valued = super().evaluate(observation)
         self.searched = None
         options = self.close_options(observation, valued)
@@ -71,7 +73,10 @@ class MasterBot(ExpertBot):
         self.searched = Searched(tuple(options), tuple(means), tuple(points), self.rollouts)
         # equal means keep expert's order
         order = sorted(range(len(options)), key=lambda i: -means[i])
-        first = [dataclasses.replace(options[i], value=means[i]) for i in order]
+        anchor = options[0].value or 0.0  # expert's best: not a rule's choice, so valued
+        first = [
+            dataclasses.replace(options[i], value=anchor + means[i] - means[0]) for i in order
+        ]
         return first + [v for v in valued if v not in options]
 
     def close_options(self, obs: Observation, valued: list[Valued]) -> list[Valued]:

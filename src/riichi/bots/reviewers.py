@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from riichi import __version__
 from riichi.bots.expert import ExpertBot, Valued
+from riichi.bots.master import MasterBot
 from riichi.bots.mjai_bridge import MjaiProcessBot
 from riichi.errors import RiichiError
 from riichi.game import Action, ActionType, Event, Match, Observation
@@ -56,14 +57,15 @@ class Reviewer(Protocol):
 
 
 class ExpertReviewer:
-    """``expert``'s own valuation, `ExpertBot.evaluate`: what it would play, first."""
+    """``expert``'s own valuation, `ExpertBot.evaluate`: what it would play, first;
+    or ``master``'s, the same with its search where expert's best options are close."""
 
     unit = "points"
     threshold: float | None = THRESHOLD
 
-    def __init__(self) -> None:
-        self.name = f"expert {__version__}/{REVIEW_VERSION}"
-        self.bot = ExpertBot("review")
+    def __init__(self, bot: str = "expert") -> None:
+        self.name = f"{bot} {__version__}/{REVIEW_VERSION}"
+        self.bot: ExpertBot = MasterBot("review") if bot == "master" else ExpertBot("review")
 
     def start(self, match: Match, seat: int) -> None:
         pass
@@ -178,15 +180,15 @@ def _mortal_action(obs: Observation, slot: int) -> Action | None:
 
 
 def reviewer_for(spec: str, timeout: float = 10.0) -> Reviewer:
-    """``expert``, or ``mjai:COMMAND`` (an outside bot run as COMMAND)."""
-    if spec == "expert":
-        return ExpertReviewer()
+    """``expert``, ``master``, or ``mjai:COMMAND`` (an outside bot run as COMMAND)."""
+    if spec in ("expert", "master"):
+        return ExpertReviewer(spec)
     if spec.startswith("mjai:"):
         command = shlex.split(spec[5:])
         if not command:
             raise ReviewError("mjai: names no command to run")
         return MjaiReviewer(command, timeout)
-    raise ReviewError(f"no reviewer {spec!r}: expert, or mjai:COMMAND")
+    raise ReviewError(f"no reviewer {spec!r}: expert, master, or mjai:COMMAND")
 
 
 def same(a: Action, b: Action) -> bool:

@@ -42,6 +42,16 @@ COLUMNS = ("avg place", "1st", "last", "avg score", "win", "deal-in", "riichi", 
     "--jobs", type=click.IntRange(1), default=None, help="Processes (default: all cores)."
 )
 @click.option(
+    "--ray",
+    "ray_address",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[ADDRESS]",
+    help="Play the matches as Ray tasks: on the cluster at ADDRESS, or on a Ray started"
+    " here with --jobs CPUs (pip install 'riichi[ray]').",
+)
+@click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
@@ -56,6 +66,7 @@ def arena_command(
     seed: int,
     duplicate: bool,
     jobs: int | None,
+    ray_address: str | None,
     out: Path | None,
 ) -> None:
     """Play GAMES matches between the bots and print a table per bot (95% intervals)."""
@@ -67,7 +78,8 @@ def arena_command(
         out.mkdir(parents=True, exist_ok=True)
     results = []
     with tqdm(total=len(work), unit="match", disable=None) as bar:
-        for index, (seats, record) in enumerate(run(work, jobs or os.cpu_count() or 1, bar.update)):
+        played = run(work, jobs or os.cpu_count() or 1, bar.update, ray_address)
+        for index, (seats, record) in enumerate(played):
             results.append(seats)
             if out is not None and record is not None:
                 (out / f"match-{index}.json").write_text(json.dumps(record))

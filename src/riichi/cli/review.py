@@ -25,7 +25,8 @@ from riichi.formats.replay import load_match
     "bot",
     default="expert",
     show_default=True,
-    help='The reviewer: expert, or mjai:"COMMAND" (an outside mjai bot such as Mortal).',
+    help='The reviewer: expert, master (expert with its search; slower), or mjai:"COMMAND"'
+    ' (an outside mjai bot such as Mortal).',
 )
 @click.option(
     "--threshold",
