@@ -10,6 +10,7 @@ rates, and the win, deal-in, riichi and call rates of its hands. Then the time
 `expert` and `master` take per decision on one core. Not a test.
 
     python bench/ladder.py [--walls 2000] [--rules online] [--jobs 2] [--rungs master]
+        [--ray [ADDRESS]]
 """
 
 from __future__ import annotations
@@ -35,10 +36,12 @@ RUNGS = (
 )
 
 
-def rung(top: str, low: str, walls: int, rules: str, seed: int, jobs: int) -> dict[str, BotStats]:
+def rung(
+    top: str, low: str, walls: int, rules: str, seed: int, jobs: int, ray: str | None = None
+) -> dict[str, BotStats]:
     work = tasks([top, low, top, low], walls, rules, seed, duplicate=True)
     started = time.perf_counter()
-    stats = summarise(seats for seats, _ in run(work, jobs))
+    stats = summarise(seats for seats, _ in run(work, jobs, ray=ray))
     took = time.perf_counter() - started
     print(
         f"\n{top} against {low}: {len(work)} hanchans ({walls} walls x 4 seatings) in {took:.0f} s"
@@ -93,11 +96,15 @@ def main() -> None:
     parser.add_argument(
         "--rungs", default="", help="the top bots of the rungs to play (default: every rung)"
     )
+    parser.add_argument(
+        "--ray", nargs="?", const="", default=None, help="as Ray tasks (at a cluster's ADDRESS)"
+    )
     args = parser.parse_args()
     chosen = {x.strip() for x in args.rungs.split(",") if x.strip()}
     for top, low, share in RUNGS:
         if not chosen or top in chosen:
-            rung(top, low, max(1, args.walls // share), args.rules, args.seed, args.jobs)
+            walls = max(1, args.walls // share)
+            rung(top, low, walls, args.rules, args.seed, args.jobs, args.ray)
     prepare()  # the scoring tables a server builds at start, not in the first decision
     for bot, matches in (("expert", 8), ("master", 1)):
         spent = sorted(decision_times(args.rules, args.seed, matches, bot))
