@@ -4,10 +4,13 @@ At its own turn after a draw, where `expert` values two or more of its options
 within CLOSE points of its best (as the match weighs points), the master draws
 ``rollouts`` worlds of the tiles it has not seen (`riichi.bots.search`: the same
 worlds for every option, so the options are compared on equal luck), plays each
-of those options out in every world to the end of the hand, and takes the option
-whose results are worth most on average, as `expert` weighs a change of scores:
-in points, and by the places they move as the match's end nears (in its last hand,
-by places alone). An option `expert` values as folding is played out folding.
+of those options out in every world to the end of the hand, and values each by the
+mean of its results, as `expert` weighs a change of scores: in points, and by the
+places they move as the match's end nears (in its last hand, by places alone). It
+leaves `expert`'s best for the option worth most on average only where that one
+beats it by CONFIDENCE standard errors of their difference, world by world: a
+close call the worlds cannot tell apart stays `expert`'s. An option `expert` values
+as folding is played out folding.
 Everywhere else it plays as `expert`.
 
 The worlds are drawn from the seed and the situation (the hand, the rivers, the
@@ -18,6 +21,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
+import statistics
 from dataclasses import dataclass
 
 from riichi.bots.expert import ExpertBot, Valued
@@ -29,16 +34,21 @@ from riichi.game import Observation
 CLOSE = 1000.0
 WIDTH = 3
 ROLLOUTS = 48  # worlds per decision searched: each option is played out in each
+# expert's best is left for another option only when the search finds that one worth
+# more by this many standard errors of the difference (on the same worlds)
+CONFIDENCE = 1.0
 
 
 @dataclass(frozen=True, slots=True)
 class Searched:
-    """One searched decision: the options as `expert` values them, the search's mean
-    worth of each (as the match weighs points) and its mean change of the seat's
-    score, over ``worlds`` worlds."""
+    """One searched decision: the options as `expert` values them (its best first), the
+    search's mean worth of each (as the match weighs points), the standard error of
+    its difference with the best's (world by world), and its mean change of the
+    seat's score, over ``worlds`` worlds."""
 
     options: tuple[Valued, ...]
     means: tuple[float, ...]
+    errors: tuple[float, ...]  # of each mean's difference with expert's best's
     points: tuple[float, ...]
     worlds: int
 
@@ -69,13 +79,23 @@ class MasterBot(ExpertBot):
         options = self.close_options(observation, valued)
         if len(options) < 2:
             return valued
-        means, points = self.search(observation, options)
-        self.searched = Searched(tuple(options), tuple(means), tuple(points), self.rollouts)
-        # equal means keep expert's order
-        order = sorted(range(len(options)), key=lambda i: -means[i])
+        worths, points = self.search(observation, options)
+        means = [statistics.fmean(w) for w in worths]
+        errors = [_paired_error(w, worths[0]) for w in worths]
+        self.searched = Searched(
+            tuple(options), tuple(means), tuple(errors), tuple(points), self.rollouts
+        )
+        # expert's best stands unless an option beats it by CONFIDENCE standard errors
+        # of the difference: a close call the worlds cannot tell apart stays expert's
+        beating = [
+            i for i in range(1, len(options)) if means[i] - means[0] > CONFIDENCE * errors[i]
+        ]
+        chosen = max(beating, key=lambda i: means[i]) if beating else 0
+        rest = sorted((i for i in range(len(options)) if i != chosen), key=lambda i: -means[i])
         anchor = options[0].value or 0.0  # expert's best: not a rule's choice, so valued
         first = [
-            dataclasses.replace(options[i], value=anchor + means[i] - means[0]) for i in order
+            dataclasses.replace(options[i], value=anchor + means[i] - means[0])
+            for i in (chosen, *rest)
         ]
         return first + [v for v in valued if v not in options]
 
@@ -92,16 +112,18 @@ class MasterBot(ExpertBot):
             v for v in valued[: self.width] if v.value is not None and best - v.value <= self.close
         ]
 
-    def search(self, obs: Observation, options: list[Valued]) -> tuple[list[float], list[float]]:
-        """Each option's mean worth over the sampled worlds, and its mean change of the
-        seat's score."""
+    def search(
+        self, obs: Observation, options: list[Valued]
+    ) -> tuple[list[list[float]], list[float]]:
+        """Each option's worth in each sampled world (the same worlds for every option),
+        and its mean change of the seat's score."""
         seat = obs.seat
         assert seat is not None
         worlds = worlds_for(obs, self.rollouts, self._key(obs))
         scene = self._scene(obs)
         results = option_values(obs, [(v.action, v.win == 0) for v in options], worlds)
-        means = [sum(self._worth_after(scene, d) for d in ds) / len(ds) for ds in results]
-        return means, [sum(d[seat] for d in ds) / len(ds) for ds in results]
+        worths = [[self._worth_after(scene, d) for d in ds] for ds in results]
+        return worths, [statistics.fmean(d[seat] for d in ds) for ds in results]
 
     def _key(self, obs: Observation) -> str:
         """The worlds' seed: this bot's seed and everything the seat sees."""
@@ -120,3 +142,12 @@ class MasterBot(ExpertBot):
             )
         )
         return hashlib.sha256(where.encode()).hexdigest()
+
+
+def _paired_error(worths: list[float], base: list[float]) -> float:
+    """The standard error of the mean difference of two options over the same worlds."""
+    if worths is base or len(worths) < 2:
+        return 0.0
+    return statistics.stdev(a - b for a, b in zip(worths, base, strict=True)) / math.sqrt(
+        len(worths)
+    )
