@@ -13,7 +13,8 @@ PURE_TESTS := tests/test_tiles.py tests/test_hand.py tests/test_hand_xiangting.p
 	tests/test_rules.py tests/test_scoring.py tests/test_scoring_mahjong.py \
 	tests/test_game_match.py tests/test_game_rules.py tests/test_game_kita.py \
 	tests/test_game_wall.py tests/test_game_invariants.py tests/test_formats.py \
-	tests/test_conformance.py tests/test_bots.py tests/test_architecture.py tests/test_values.py
+	tests/test_conformance.py tests/test_bots.py tests/test_architecture.py tests/test_values.py \
+	tests/test_master.py
 
 .PHONY: run play serve test lint unit pure core system-deps fuzz bench tables clean
 
