@@ -4,7 +4,9 @@ A world is one way the tiles the seat cannot see may lie: the other seats'
 concealed hands, the live wall in drawing order, the dead wall's hidden
 indicators and replacement tiles. It is drawn from exactly the tiles the seat has
 not seen (its observation, nothing else), and where a seat is in riichi its hand
-is drawn ready and not furiten on its own river, as a riichi says it is. Each world
+is drawn ready and not furiten on its own river, as a riichi says it is; any other
+hand is drawn as its seat would have built it, keeping the most useful of more tiles
+than it holds, one more for each tile it let go from the hand. Each world
 becomes a `Kyoku` taken up at the seat's turn (`Kyoku.resumed`), on which an option
 is played out to the end of the hand with a fast policy for every seat: win when
 able, riichi when ready and closed, otherwise the discard that keeps the hand
@@ -30,6 +32,9 @@ from riichi.tiles import NUM_KINDS, is_red
 HONOR_START = 27
 # tries at drawing a riichi hand that is ready and not furiten, before any hand will do
 READY_TRIES = 60
+# a hand is drawn as built from this many more tiles at most than it holds, one for
+# each tile its seat let go from the hand rather than as drawn
+MAX_CHOSEN = 8
 # a rollout ends the hand; this many actions is past any hand's end (a guard)
 MAX_STEPS = 600
 
@@ -76,10 +81,12 @@ def sample_world(obs: Observation, rng: random.Random) -> World:
         sets = len(obs.meld_tiles[s])
         drawn = _ready_hand(pool, size, sets, obs.discards[s], rng) if obs.riichi[s] else None
         if drawn is None:
-            drawn = pool[:size]
+            chosen = sum(1 for _, tsumogiri, _, _ in obs.discards[s] if not tsumogiri)
+            drawn = _built_hand(pool, size, sets, min(chosen, MAX_CHOSEN))
         for t in drawn:
             pool.remove(t)
         hands[s] = tuple(drawn)
+    rng.shuffle(pool)  # the tiles a built hand let go are no likelier to come first
     owners, kitas = _kan_count(obs)
     live = pool[: obs.live_left]
     rest = pool[obs.live_left :]
@@ -92,6 +99,21 @@ def sample_world(obs: Observation, rng: random.Random) -> World:
     rinshan = (*[0] * used, *_take(rest, size - used))
     # the wall's end moved into the dead wall by kans and Norths is never drawn
     return World(tuple(hands), (*live, *[0] * used), rinshan, dora, ura)
+
+
+def _built_hand(pool: Sequence[int], size: int, sets: int, chosen: int) -> list[int]:
+    """A hand of ``size`` from the front of ``pool`` as a player builds one: of
+    ``size + chosen`` tiles, the ``chosen`` least useful let go, one by one (a seat that
+    let go ``chosen`` tiles from its hand kept what it wanted, not what came)."""
+    tiles = list(pool[: size + chosen])
+    counts = [0] * NUM_KINDS
+    for t in tiles:
+        counts[t >> 2] += 1
+    for _ in range(len(tiles) - size):
+        kind, _after = _least_useful(counts, 4 - sets)
+        counts[kind] -= 1
+        tiles.remove(next(t for t in tiles if t >> 2 == kind))
+    return tiles
 
 
 def _take(rest: list[int], count: int) -> list[int]:
@@ -280,6 +302,17 @@ def _policy(kyoku: Kyoku, s: int, legal: list[Action], folding: bool) -> Action:
         return _safest(kyoku, threats or [o for o in range(kyoku.n) if o != s], legal)
     if threats and replacement(bytes(counts), sets) >= 3:
         return _safest(kyoku, threats, legal)
+    kind, after = _least_useful(counts, sets)
+    tile = _tile_of(kyoku, seat, kind)
+    if after == 1 and not kyoku.after_call and RIICHIS[tile] in legal:
+        return RIICHIS[tile]
+    action = DISCARDS[tile]
+    return action if action in legal else legal[0]
+
+
+def _least_useful(counts: list[int], sets: int) -> tuple[int, int]:
+    """The kind to let go that leaves the hand nearest to ready (of those, the one that
+    holds it together least), and the tiles it is then from complete."""
     best_kind, best_key = -1, (99, 99)
     for k in range(NUM_KINDS):
         if not counts[k]:
@@ -290,11 +323,7 @@ def _policy(kyoku: Kyoku, s: int, legal: list[Action], folding: bool) -> Action:
         key = (r, _keep(counts, k))
         if key < best_key:
             best_kind, best_key = k, key
-    tile = _tile_of(kyoku, seat, best_kind)
-    if best_key[0] == 1 and not kyoku.after_call and RIICHIS[tile] in legal:
-        return RIICHIS[tile]
-    action = DISCARDS[tile]
-    return action if action in legal else legal[0]
+    return best_kind, best_key[0]
 
 
 def _keep(counts: list[int], k: int) -> int:
