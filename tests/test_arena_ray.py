@@ -29,7 +29,7 @@ def local_ray() -> Iterator[None]:
 
 
 def arena(out: Path, *extra: str) -> str:
-    common = ["--bots", BOTS, "--games", "2", "--duplicate", "--jobs", "2", "--seed", "41"]
+    common = ["--bots", BOTS, "--games", "1", "--duplicate", "--jobs", "2", "--seed", "41"]
     result = CliRunner().invoke(
         main, ["arena", *common, "--length", "east", "--out", str(out), *extra]
     )
@@ -44,7 +44,7 @@ def test_ray_gives_the_records_and_the_table_processes_give(
     assert arena(tmp_path / "ray", "--ray") == table
     here = sorted((tmp_path / "processes").glob("match-*.json"))
     there = sorted((tmp_path / "ray").glob("match-*.json"))
-    assert len(here) == 8 and [p.name for p in here] == [p.name for p in there]
+    assert len(here) == 4 and [p.name for p in here] == [p.name for p in there]
     for a, b in zip(here, there, strict=True):
         assert json.loads(a.read_text()) == json.loads(b.read_text())
 
@@ -52,7 +52,7 @@ def test_ray_gives_the_records_and_the_table_processes_give(
 def test_a_task_whose_worker_dies_runs_again_and_counts_once(
     local_ray: None, tmp_path: Path
 ) -> None:
-    work = tasks(["efficiency", "random", "tsumogiri", "defensive"], 1, "online", 5, True, "east")
+    work = tasks(["efficiency", "random", "tsumogiri", "defensive"], 3, "online", 5, False, "east")
     dead = tmp_path / "dead"
     dead.mkdir()
 

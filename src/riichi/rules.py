@@ -179,6 +179,11 @@ class RuleSet:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True)
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # pickled as the plain data it is stored as (a frozen, slotted class does not
+        # pickle field by field): how a worker process gets a table's rules
+        return (RuleSet.from_dict, (self.to_dict(),))
+
     @classmethod
     def from_dict(cls, data: object) -> RuleSet:
         # ``object``: untrusted input is checked here, not at a compiled boundary

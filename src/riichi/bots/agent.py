@@ -38,6 +38,14 @@ class Bot:
     def act(self, observation: Observation) -> Action:
         raise NotImplementedError
 
+    def thinks(self, observation: Observation) -> bool:
+        """Whether this decision is a search, worth a worker process on a server."""
+        return False
+
+    def quick(self, observation: Observation) -> Action:
+        """The decision without a search, where there is no time for one."""
+        return self.act(observation)
+
     def start_hand(self, observation: Observation) -> None:
         """Called at the start of every hand (optional hook)."""
 

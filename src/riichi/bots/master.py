@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from riichi.bots.expert import ExpertBot, Valued
 from riichi.bots.search import option_values, worlds_for
-from riichi.game import Observation
+from riichi.game import Action, Observation
 
 # Options within this many points (as the match weighs them) of expert's best are
 # searched; WIDTH of them at most, best first.
@@ -99,11 +99,22 @@ class MasterBot(ExpertBot):
         ]
         return first + [v for v in valued if v not in options]
 
+    def thinks(self, observation: Observation) -> bool:
+        assert observation.seat is not None
+        return (
+            self.rollouts > 0
+            and observation.drawn is not None
+            and not observation.riichi[observation.seat]
+        )
+
+    def quick(self, observation: Observation) -> Action:
+        """`expert`'s choice."""
+        return super().evaluate(observation)[0].action
+
     def close_options(self, obs: Observation, valued: list[Valued]) -> list[Valued]:
         """The options worth a search: at the seat's own turn after a draw (not in
         riichi), those `expert` values within ``close`` of its best."""
-        assert obs.seat is not None
-        if obs.drawn is None or obs.riichi[obs.seat] or not valued or self.rollouts <= 0:
+        if not self.thinks(obs) or not valued:
             return []
         best = valued[0].value
         if best is None:  # a rule of the bot decides (a win, an abort, a kan)

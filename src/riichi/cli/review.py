@@ -26,7 +26,7 @@ from riichi.formats.replay import load_match
     default="expert",
     show_default=True,
     help='The reviewer: expert, master (expert with its search; slower), or mjai:"COMMAND"'
-    ' (an outside mjai bot such as Mortal).',
+    " (an outside mjai bot such as Mortal).",
 )
 @click.option(
     "--threshold",

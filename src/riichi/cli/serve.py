@@ -113,6 +113,14 @@ db_option = click.option(
     help="Processes that compute game reviews, beside those that serve (each server "
     "process has its own).",
 )
+@click.option(
+    "--search-workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(0, 64),
+    help="Processes in which searching computers (master) think, beside those that serve "
+    "(each server process has its own; 0: they play expert's choice).",
+)
 @click.option("--access-log/--no-access-log", default=True, help="Log every request.")
 def serve_command(
     host: str,
@@ -128,6 +136,7 @@ def serve_command(
     redis_url: str | None,
     reviews_per_minute: int,
     review_workers: int,
+    search_workers: int,
     access_log: bool,
 ) -> None:
     """Serve the platform; live tables survive a restart on the same --db."""
@@ -167,6 +176,7 @@ def serve_command(
         "sockets_per_address": sockets_per_address,
         "tables_per_minute": tables_per_minute,
         "review_workers": review_workers,
+        "search_workers": search_workers,
         "reviews_per_minute": reviews_per_minute,
     }
     many = workers > 1
@@ -214,6 +224,7 @@ def app_from_settings(settings: dict[str, Any]) -> Any:
         shared=settings["shared"],
         redis_url=settings["redis_url"],
         review_workers=settings.get("review_workers", 1),
+        search_workers=settings.get("search_workers", 1),
         limits=Limits(
             sockets_per_address=settings["sockets_per_address"],
             tables_per_address=f"{settings['tables_per_minute']} per minute",

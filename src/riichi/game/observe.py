@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from riichi.game.actions import Action
@@ -41,6 +41,11 @@ class Observation:
     current: int
     legal: tuple[Action, ...]
     over: bool
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # by its fields, in order (a frozen, slotted class does not pickle field by
+        # field): how a worker process that searches gets a seat's view
+        return (Observation, tuple(getattr(self, f.name) for f in fields(self)))
 
     def to_dict(self) -> dict[str, Any]:
         return {

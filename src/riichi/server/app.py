@@ -140,6 +140,7 @@ def create_app(
     shared: bool = False,
     redis_url: str | None = None,
     review_workers: int = 1,
+    search_workers: int = 1,
 ) -> Starlette:
     """The whole web app on the database at ``db_url`` (SQLite file by default).
 
@@ -149,7 +150,8 @@ def create_app(
     the game spectators are; ``shared`` that other processes serve the same
     database (tables are then held by lease, never taken by force); ``redis_url``
     the Redis that relays connections between them and shares rate limits;
-    ``review_workers`` the processes that compute game reviews.
+    ``review_workers`` the processes that compute game reviews, ``search_workers``
+    those in which searching computers think.
     """
     from riichi.server.storage import Store
 
@@ -177,6 +179,7 @@ def create_app(
             shared,
             redis_url,
             review_workers,
+            search_workers,
         )
         await server().start()
         yield

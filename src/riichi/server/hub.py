@@ -65,6 +65,7 @@ from riichi.server.table import (
     rules_of,
     seat_specs,
 )
+from riichi.server.thinkers import Thinkers
 from riichi.server.tournaments import TournamentDesk
 from riichi.server.views import replay_frames
 
@@ -113,6 +114,7 @@ class Server:
         shared: bool = False,
         redis_url: str | None = None,
         review_workers: int = 1,
+        search_workers: int = 1,
     ) -> None:
         self.store = store
         self.records = RecordStore(store.engine)
@@ -120,7 +122,9 @@ class Server:
         self.limits = limits or Limits()
         self.rates = RateLimits(redis_url)  # shared by the site's processes, with Redis
         self.sockets: Counter[str] = Counter()
-        self.registry = Registry(store, clock, self.limits, bot_delay, delay, shared)
+        self.registry = Registry(
+            store, clock, self.limits, bot_delay, delay, shared, Thinkers(search_workers)
+        )
         # a connection to a table another process owns is relayed to it (shared sites)
         self.relay = None if redis_url is None else Relay(redis_url, self.registry, self.limits)
         self.chips = self.registry.chips

@@ -56,6 +56,7 @@ from riichi.server.table import (
     load_match,
     start_clocks,
 )
+from riichi.server.thinkers import Thinkers
 
 log = logging.getLogger(__name__)
 SWEEP_EVERY = 60.0  # seconds between looks for idle tables
@@ -121,8 +122,10 @@ class Registry:
         bot_delay: float = 0.0,
         delay: Delay = HAND,
         shared: bool = False,
+        thinkers: Thinkers | None = None,
     ) -> None:
         self.store = store
+        self.thinkers = thinkers
         self.shared = shared
         self.owner = secrets.token_hex(8)  # this process, in the leases it holds
         self.clock = clock
@@ -157,6 +160,8 @@ class Registry:
             task.cancel()
         for table in list(self.tables.values()):
             await table.stop()
+        if self.thinkers is not None:
+            self.thinkers.close()
         await asyncio.to_thread(self.writer.close)
 
     async def _restore_all(self) -> None:
@@ -235,6 +240,7 @@ class Registry:
             delay=self.delay,
             on_lost=self._unload,
             epoch=epoch,
+            thinkers=self.thinkers,
         )
         table.notify = self.notify
         self.tables[stored.id] = table

@@ -68,6 +68,7 @@ from riichi.server.storage import (
     StoredTable,
     Writer,
 )
+from riichi.server.thinkers import Thinkers
 from riichi.server.views import seat_state
 
 NAME_LENGTH = 24
@@ -251,8 +252,10 @@ class LiveTable:
         delay: Delay = HAND,
         on_lost: Callable[[LiveTable], None] | None = None,
         epoch: int | None = None,
+        thinkers: Thinkers | None = None,
     ) -> None:
         self.id = stored.id
+        self.thinkers = thinkers  # where a searching bot thinks (None: its quick choice)
         self.stored = stored
         self.match = match
         self.seats = seats
@@ -721,7 +724,16 @@ class LiveTable:
         return next((s for s in self.match.legal_actions() if s in self.bots), None)
 
     async def _bot_move(self, seat: int) -> None:
-        await self._commit(seat, self.bots[seat].act(observe(self.match, seat)))
+        bot, view = self.bots[seat], observe(self.match, seat)
+        action = None
+        if bot.thinks(view):
+            # a search runs in a worker; while it does, this table's owner waits for it
+            # as for a person, and the other tables run
+            if self.thinkers is not None:
+                action = await self.thinkers.decide(bot.kind, str(bot.seed), view)
+            if action is None:
+                action = bot.quick(view)
+        await self._commit(seat, action if action is not None else bot.act(view))
 
     # ----------------------------------------------------------- views
 
