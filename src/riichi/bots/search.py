@@ -95,7 +95,10 @@ def sample_world(obs: Observation, rng: random.Random) -> World:
     ura = tuple(_take(rest, MAX_INDICATORS))
     used = len(owners) + kitas
     size = KITA_RINSHAN_TILES if obs.rules.kita else RINSHAN_TILES
-    # replacement tiles already drawn are never read again: any tile holds their place
+    # replacement tiles already drawn are never read again: any tile holds their place.
+    # (Three players setting Norths aside have eight replacement tiles in a dead wall
+    # of fourteen, whose last slots are also the live wall's end: here the last ones
+    # may repeat a tile, a copy a rollout draws rarely and scores alike.)
     rinshan = (*[0] * used, *_take(rest, size - used))
     # the wall's end moved into the dead wall by kans and Norths is never drawn
     return World(tuple(hands), (*live, *[0] * used), rinshan, dora, ura)
