@@ -15,7 +15,7 @@ from riichi.bots.search import World, resume, sample_world, unseen
 from riichi.game import ActionType, Match, Observation, observe
 from riichi.game.kyoku import Phase, _waits_mask
 from riichi.game.wall import Wall
-from riichi.rules import find_ruleset
+from riichi.rules import Length, find_ruleset
 from riichi.tiles import counts_of
 from test_review import Drawer, expert_match, scrambled, seen_by
 
@@ -77,14 +77,13 @@ def test_a_hand_taken_up_from_its_true_tiles_plays_on_as_the_hand_did() -> None:
         assert copy.result.deltas == match.results[-1].deltas
 
 
-def test_a_world_holds_exactly_the_tiles_the_seat_has_not_seen() -> None:
-    match = own_turn(0, 257)  # two seats in riichi
-    seat = match.kyoku.current
-    obs = observe(match, seat)
-    assert sum(obs.riichi) == 2
+def check_worlds(obs: Observation, rng: random.Random, count: int) -> None:
+    """Worlds drawn at ``obs`` hold exactly the tiles the seat has not seen, and every
+    riichi hand ready and not furiten on its river."""
+    seat = obs.seat
+    assert seat is not None
     hidden = unseen(obs)
-    rng = random.Random(1)
-    for _ in range(20):
+    for _ in range(count):
         world = sample_world(obs, rng)
         assert world.hands[seat] == obs.hand
         placed = [t for s, h in enumerate(world.hands) if s != seat for t in h]
@@ -92,14 +91,30 @@ def test_a_world_holds_exactly_the_tiles_the_seat_has_not_seen() -> None:
         placed += world.dora[len(obs.dora_indicators) :]
         assert not Counter(placed) - Counter(hidden)  # nothing seen, nothing twice
         assert world.dora[: len(obs.dora_indicators)] == obs.dora_indicators
-        for s in range(4):
+        for s in range(obs.rules.players):
             assert len(world.hands[s]) == obs.hand_sizes[s]
-            if obs.riichi[s]:
-                # as a riichi says: ready, and not furiten on its own river
+            if obs.riichi[s] and s != seat:
                 counts = counts_of(world.hands[s])
                 waits = _waits_mask(counts, len(obs.meld_tiles[s]))
                 river = {t >> 2 for t, *_ in obs.discards[s]}
                 assert waits and not any(waits >> k & 1 for k in river)
+
+
+def test_a_world_holds_exactly_the_tiles_the_seat_has_not_seen() -> None:
+    match = own_turn(0, 257)  # two seats in riichi
+    obs = observe(match, match.kyoku.current)
+    assert sum(obs.riichi) == 2
+    check_worlds(obs, random.Random(1), 20)
+    # and at every turn of a whole match, late hands and long rivers among them
+    match = Match(find_ruleset("online").replace(length=Length.EAST), 4, ["a", "b", "c", "d"])
+    bots = [make_bot("expert", f"4:{s}") for s in range(4)]
+    rng = random.Random(2)
+    while not match.over:
+        seat = next(iter(match.legal_actions()))
+        obs = observe(match, seat)
+        if obs.drawn is not None:
+            check_worlds(obs, rng, 2)
+        match.apply(seat, bots[seat].act(obs))
 
 
 def test_against_two_riichi_the_search_folds_a_hand_expert_pushes() -> None:

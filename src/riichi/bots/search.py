@@ -5,8 +5,8 @@ concealed hands, the live wall in drawing order, the dead wall's hidden
 indicators and replacement tiles. It is drawn from exactly the tiles the seat has
 not seen (its observation, nothing else), and where a seat is in riichi its hand
 is drawn ready and not furiten on its own river, as a riichi says it is; any other
-hand is drawn as its seat would have built it, keeping the most useful of more tiles
-than it holds, one more for each tile it let go from the hand. Each world
+hand is drawn as its seat would have built it, taking one more tile and letting the
+least useful go once for each tile it let go from the hand. Each world
 becomes a `Kyoku` taken up at the seat's turn (`Kyoku.resumed`), on which an option
 is played out to the end of the hand with a fast policy for every seat: win when
 able, riichi when ready and closed, otherwise the discard that keeps the hand
@@ -105,17 +105,19 @@ def sample_world(obs: Observation, rng: random.Random) -> World:
 
 
 def _built_hand(pool: Sequence[int], size: int, sets: int, chosen: int) -> list[int]:
-    """A hand of ``size`` from the front of ``pool`` as a player builds one: of
-    ``size + chosen`` tiles, the ``chosen`` least useful let go, one by one (a seat that
+    """A hand of ``size`` from the front of ``pool`` as a player builds one: ``size``
+    tiles, then ``chosen`` times one more taken and the least useful let go (a seat that
     let go ``chosen`` tiles from its hand kept what it wanted, not what came)."""
-    tiles = list(pool[: size + chosen])
+    tiles = list(pool[:size])
     counts = [0] * NUM_KINDS
     for t in tiles:
         counts[t >> 2] += 1
-    for _ in range(len(tiles) - size):
+    for t in pool[size : size + chosen]:
+        tiles.append(t)
+        counts[t >> 2] += 1
         kind, _after = _least_useful(counts, 4 - sets)
         counts[kind] -= 1
-        tiles.remove(next(t for t in tiles if t >> 2 == kind))
+        tiles.remove(next(x for x in tiles if x >> 2 == kind))
     return tiles
 
 
