@@ -11,10 +11,11 @@ from riichi.bots.master import MasterBot
 from riichi.bots.play import play_match
 from riichi.bots.review import review_match
 from riichi.bots.reviewers import reviewer_for
-from riichi.bots.search import World, resume, sample_world, unseen
+from riichi.bots.search import World, built_hand, resume, sample_world, unseen
 from riichi.game import ActionType, Match, Observation, observe
 from riichi.game.kyoku import Phase, _waits_mask
 from riichi.game.wall import Wall
+from riichi.hand import shanten
 from riichi.rules import Length, find_ruleset
 from riichi.tiles import counts_of
 from test_review import Drawer, expert_match, scrambled, seen_by
@@ -115,6 +116,17 @@ def test_a_world_holds_exactly_the_tiles_the_seat_has_not_seen() -> None:
         if obs.drawn is not None:
             check_worlds(obs, rng, 2)
         match.apply(seat, bots[seat].act(obs))
+
+
+def test_a_hand_drawn_as_built_lets_go_its_least_useful_tiles() -> None:
+    """Thirteen tiles, then eight taken and the least useful let go each time: the
+    hand ends nearer to ready than it began, whatever the suit holds."""
+    manzu = list(range(36))  # every tile of one suit, in order: 1111m2222m...
+    random.Random(3).shuffle(manzu)
+    first = manzu[:13]
+    built = built_hand(manzu, 13, 0, 8)
+    assert len(built) == 13 and set(built) <= set(manzu[:21])
+    assert shanten(counts_of(built)) <= shanten(counts_of(first))
 
 
 def test_against_two_riichi_the_search_folds_a_hand_expert_pushes() -> None:

@@ -82,7 +82,7 @@ def sample_world(obs: Observation, rng: random.Random) -> World:
         drawn = _ready_hand(pool, size, sets, obs.discards[s], rng) if obs.riichi[s] else None
         if drawn is None:
             chosen = sum(1 for _, tsumogiri, _, _ in obs.discards[s] if not tsumogiri)
-            drawn = _built_hand(pool, size, sets, min(chosen, MAX_CHOSEN))
+            drawn = built_hand(pool, size, sets, min(chosen, MAX_CHOSEN))
         for t in drawn:
             pool.remove(t)
         hands[s] = tuple(drawn)
@@ -104,7 +104,7 @@ def sample_world(obs: Observation, rng: random.Random) -> World:
     return World(tuple(hands), (*live, *[0] * used), rinshan, dora, ura)
 
 
-def _built_hand(pool: Sequence[int], size: int, sets: int, chosen: int) -> list[int]:
+def built_hand(pool: Sequence[int], size: int, sets: int, chosen: int) -> list[int]:
     """A hand of ``size`` from the front of ``pool`` as a player builds one: ``size``
     tiles, then ``chosen`` times one more taken and the least useful let go (a seat that
     let go ``chosen`` tiles from its hand kept what it wanted, not what came)."""
@@ -394,6 +394,7 @@ def worlds_for(obs: Observation, count: int, key: str) -> list[World]:
 
 __all__ = [
     "World",
+    "built_hand",
     "option_values",
     "play_out",
     "resume",
