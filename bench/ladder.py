@@ -1,12 +1,13 @@
 """The ladder of roster computers: duplicate arenas, each rung against the one below.
 
 Each rung plays two of one bot against two of the other on the same walls in
-every seating (duplicate), so luck of the deal cancels. The top rungs, `master`
-against `expert` and `expert` against `defensive`, play ``--walls`` walls (x4
-seatings: 2,000 walls are 8,000 hanchans, for 95% intervals of about ±0.017
-places; `master`'s rung takes hours on a few cores, ``--rungs`` picks rungs); the
-lower rungs a quarter as many. Per bot: average place with its 95% interval, first and last
-rates, and the win, deal-in, riichi and call rates of its hands. Then the time
+every seating (duplicate: the six ways to seat them), so luck of the deal cancels.
+The top rungs, `master` against `expert` and `expert` against `defensive`, play
+``--walls`` walls (x6 seatings: 2,000 walls are 12,000 hanchans, for 95% intervals
+of about ±0.014 places; `master`'s rung takes hours on a few cores, ``--rungs``
+picks rungs); the lower rungs a quarter as many. Per bot: average place with its
+95% interval, first and last rates, and the win, deal-in, riichi and call rates of
+its hands. Then the time
 `expert` and `master` take per decision on one core. Not a test.
 
     python bench/ladder.py [--walls 2000] [--rules online] [--jobs 2] [--rungs master]
@@ -44,7 +45,7 @@ def rung(
     stats = summarise(seats for seats, _ in run(work, jobs, ray=ray))
     took = time.perf_counter() - started
     print(
-        f"\n{top} against {low}: {len(work)} hanchans ({walls} walls x 4 seatings) in {took:.0f} s"
+        f"\n{top} against {low}: {len(work)} hanchans ({walls} walls x 6 seatings) in {took:.0f} s"
     )
     columns = ("avg place", "1st", "last", "win", "deal-in", "riichi", "call")
     print(f"{'bot':<12}" + "".join(f"{c:>18}" for c in columns))

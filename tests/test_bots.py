@@ -83,11 +83,22 @@ def test_bots_are_deterministic_for_a_seed() -> None:
     assert a.act(observe(m, 0)) == b.act(observe(m, 0))
 
 
-def test_duplicate_plays_every_rotation_on_each_wall() -> None:
+def test_duplicate_plays_every_seating_on_each_wall_once() -> None:
     work = tasks(["efficiency", "random", "random", "random"], 2, "online", 7, True)
     assert len(work) == 8
     assert {t.seed for t in work} == {7, 8}
     assert sorted(t.seating.index("efficiency") for t in work if t.seed == 7) == [0, 1, 2, 3]
+    # two against two: each of the six ways to seat them, never one twice
+    pairs = [t.seating for t in tasks(["a", "b", "a", "b"], 1, "online", 7, True)]
+    assert len(pairs) == len(set(pairs)) == 6 and all(s.count("a") == 2 for s in pairs)
+    # more bots than two: every rotation
+    four = [t.seating for t in tasks(["a", "b", "c", "d"], 1, "online", 7, True)]
+    assert four == [
+        ("a", "b", "c", "d"),
+        ("b", "c", "d", "a"),
+        ("c", "d", "a", "b"),
+        ("d", "a", "b", "c"),
+    ]
 
 
 def test_efficiency_beats_random_in_a_duplicate_arena() -> None:
@@ -96,7 +107,8 @@ def test_efficiency_beats_random_in_a_duplicate_arena() -> None:
     eff, rnd = stats["efficiency"].mean_place(), stats["random"].mean_place()
     # the gap is far wider than both confidence half-widths
     assert eff[0] + eff[1] < rnd[0] - rnd[1]
-    assert stats["efficiency"].wins > 0 and stats["random"].wins == 0
+    # a random bot wins only when chance hands it a win and it happens to take it
+    assert stats["random"].wins * 20 < stats["efficiency"].wins
 
 
 def test_arena_command(tmp_path: Path) -> None:

@@ -189,9 +189,9 @@ def test_the_expert_plays_only_legal_actions_and_the_same_way_for_a_seed() -> No
 
 
 def test_the_expert_beats_defensive_in_a_duplicate_arena() -> None:
-    # fifty walls in every seating (200 matches: the places' 95% half-widths are about
-    # 0.11); bench/ladder.py plays a thousand
-    work = tasks(["expert", "defensive", "expert", "defensive"], 50, "online", 41, True)
+    # thirty-four walls in each of the six seatings (204 matches: the places' 95%
+    # half-widths are about 0.11); bench/ladder.py plays two thousand
+    work = tasks(["expert", "defensive", "expert", "defensive"], 34, "online", 41, True)
     stats = summarise(seats for seats, _ in run(work, jobs=2))
     expert, defensive = stats["expert"], stats["defensive"]
     assert expert.mean_place()[0] + 0.1 < defensive.mean_place()[0]

@@ -1,4 +1,4 @@
-"""The arena: bots play seeded matches, optionally duplicate (every seat on every wall).
+"""The arena: bots play seeded matches, optionally duplicate (every seating on every wall).
 
 Each match is a pure function of (rules, seed, seating), so the arena can
 farm matches out to processes and still report the same numbers.
@@ -11,6 +11,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from itertools import permutations
 from typing import Any
 
 from riichi.bots import make_agent
@@ -72,19 +73,22 @@ def tasks(
     length: str | None = None,
     timeout: float = 2.0,
 ) -> list[Task]:
-    """The matches to play: with ``duplicate`` every rotation of seats on each seed."""
-    rotations = range(len(bots)) if duplicate else range(1)
+    """The matches to play: with ``duplicate`` every seating on each seed (`seatings`)."""
     return [
-        Task(
-            rules,
-            seed + g,
-            tuple(bots[(s + r) % len(bots)] for s in range(len(bots))),
-            length,
-            timeout,
-        )
+        Task(rules, seed + g, seating, length, timeout)
         for g in range(games)
-        for r in rotations
+        for seating in (seatings(bots) if duplicate else [tuple(bots)])
     ]
+
+
+def seatings(bots: Sequence[str]) -> list[tuple[str, ...]]:
+    """The seatings a duplicate arena plays on each wall, each once: with two bots (two
+    against two, one against three) every way to seat them (two against two: six);
+    with more, every rotation of the seats as given."""
+    if len(set(bots)) <= 2:
+        return sorted(set(permutations(bots)))
+    rotated = [tuple(bots[(s + r) % len(bots)] for s in range(len(bots))) for r in range(len(bots))]
+    return list(dict.fromkeys(rotated))
 
 
 Played = tuple[list[SeatResult], dict[str, Any] | None]

@@ -37,7 +37,12 @@ COLUMNS = ("avg place", "1st", "last", "avg score", "win", "deal-in", "riichi", 
     help="Match length (default: the preset's).",
 )
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--duplicate", is_flag=True, help="Play each wall with every rotation of seats.")
+@click.option(
+    "--duplicate",
+    is_flag=True,
+    help="Play each wall in every seating once (two bots: every way to seat them; more:"
+    " every rotation).",
+)
 @click.option(
     "--jobs", type=click.IntRange(1), default=None, help="Processes (default: all cores)."
 )
