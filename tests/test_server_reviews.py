@@ -69,6 +69,25 @@ def test_a_persons_seat_is_reviewed_once_and_shown_on_the_player_page(tmp_path: 
         assert stored_reviews(db) == 1
 
 
+def test_master_gives_a_second_opinion_stored_apart(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'r.db'}"
+    with TestClient(create_app(db)) as client:
+        kinds = ["human", "efficiency", "efficiency", "efficiency"]
+        table = new_table(client, rules="daily-wall", seats=kinds, seed="second")  # one hand
+        with client.websocket_connect(f"/ws/tables/{table['id']}?token={table['tokens'][0]}") as ws:
+            Seat(ws).play()
+        game = table["id"]
+        first = client.get(f"/api/games/{game}/review/0").json()["review"]
+        second = client.get(f"/api/games/{game}/review/0?by=master").json()["review"]
+        assert first["reviewer"].startswith("expert ") and second["reviewer"].startswith("master ")
+        assert len(second["decisions"]) == len(first["decisions"]) > 5
+        assert stored_reviews(db) == 2  # each stored under its reviewer's name
+        again = client.get(f"/api/games/{game}/review/0?by=master").json()["review"]
+        assert again == second and stored_reviews(db) == 2
+        nobody = client.get(f"/api/games/{game}/review/0?by=nobody")
+        assert nobody.status_code == 404 and "no reviewer" in nobody.json()["error"]
+
+
 def test_a_game_in_play_is_not_reviewed(tmp_path: Path) -> None:
     with TestClient(create_app(f"sqlite:///{tmp_path / 'r.db'}")) as client:
         table = new_table(client, rules="tenhou", seats=["human", "efficiency"] * 2)

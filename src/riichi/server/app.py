@@ -54,7 +54,7 @@ from riichi.server.limits import LimitError, Limits, Pace, parse_json
 from riichi.server.notices import ONLINE_SECONDS
 from riichi.server.registry import Elsewhere
 from riichi.server.relay import CLOSE_RELAY, RemoteTable
-from riichi.server.reviews import MAX_LOG, ReviewBusy
+from riichi.server.reviews import MAX_LOG, REVIEWERS, ReviewBusy
 from riichi.server.storage import DEFAULT_URL, Account
 from riichi.server.table import (
     CLOSE_MOVED,
@@ -380,8 +380,11 @@ def create_app(
 
     async def game_review(request: Request) -> Response:
         seat = seat_param(request.path_params["seat"])
+        by = request.query_params.get("by", "expert")
+        if by not in REVIEWERS:
+            raise NotFound(f"no reviewer {excerpt(by)}: {', '.join(REVIEWERS)}")
         who = await reviewer_key(request)
-        found = await server().review(request.path_params["id"], seat, who)
+        found = await server().review(request.path_params["id"], seat, who, by)
         return Response(found, media_type="application/json")
 
     async def upload_review(request: Request) -> Response:

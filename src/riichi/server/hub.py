@@ -548,15 +548,16 @@ class Server:
         timeouts = await asyncio.to_thread(self.store.timed_out, game_id)
         return Finished(stored, match, seats, timeouts)
 
-    async def review(self, game_id: str, seat: int, who: str) -> bytes:
-        """The review of a person's seat in a finished game that may be shown, stored
-        or computed now (`ReviewDesk`), as JSON: ``game``, ``players``, ``review``."""
+    async def review(self, game_id: str, seat: int, who: str, by: str = "expert") -> bytes:
+        """The review of a person's seat in a finished game that may be shown, by the
+        reviewer ``by``, stored or computed now (`ReviewDesk`), as JSON: ``game``,
+        ``players``, ``review``."""
         game = await self.finished(game_id)
         if not self.daily.may_see(game.stored):
             raise NotFound("this game is shown when its day is over")
         players = [s.public() for s in game.seats]
         reviewable(players, seat)
-        review = await self.reviews.of_game(game_id, seat, who, game.match.record)
+        review = await self.reviews.of_game(game_id, seat, who, game.match.record, by)
         return joined(game=game_id, players=players, review=review)
 
     async def game_file(self, game_id: str, fmt: str) -> bytes:

@@ -63,9 +63,14 @@ class ReviewBusy(ProtocolError):
         self.status = status
 
 
-def version() -> str:
+# who reviews a site's games: expert, and master for a second opinion (expert with
+# its search where its best options are close: several times the time)
+REVIEWERS = ("expert", "master")
+
+
+def version(by: str = "expert") -> str:
     """The reviewer's name and version: part of every stored review's key."""
-    return ExpertReviewer().name
+    return ExpertReviewer(by).name
 
 
 # ----------------------------------------------------------------- in the workers
@@ -97,9 +102,9 @@ def _reviewed(review: Review, replay: bytes | None = None) -> Reviewed:
     )
 
 
-def review_record(record: dict[str, Any], seat: int) -> Reviewed:
-    """A stored game's seat reviewed (run in a worker)."""
-    return _reviewed(review_match(Match.from_record(record), seat, ExpertReviewer()))
+def review_record(record: dict[str, Any], seat: int, by: str = "expert") -> Reviewed:
+    """A stored game's seat reviewed by ``by`` (run in a worker)."""
+    return _reviewed(review_match(Match.from_record(record), seat, ExpertReviewer(by)))
 
 
 def review_log(raw: bytes, seat: int | None, name: str | None) -> Reviewed | str:
@@ -152,8 +157,9 @@ class ReviewDesk:
         self.workers = workers
         self.queue = queue
         self.version = version()
+        self.versions = {by: version(by) for by in REVIEWERS}
         self._pool: ProcessPoolExecutor | None = None
-        self._running: dict[tuple[str, int], asyncio.Future[bytes]] = {}
+        self._running: dict[tuple[str, int, str], asyncio.Future[bytes]] = {}
         self._people: set[str] = set()  # who has a review running
         self._waiting = 0
 
@@ -187,15 +193,20 @@ class ReviewDesk:
     # -------------------------------------------------------------- finished games
 
     async def of_game(
-        self, game_id: str, seat: int, who: str, record: Callable[[], dict[str, Any]]
+        self,
+        game_id: str,
+        seat: int,
+        who: str,
+        record: Callable[[], dict[str, Any]],
+        by: str = "expert",
     ) -> bytes:
-        """The review (JSON) of ``seat`` in a finished game the caller may show
-        (``record`` gives its record, read only if the review must be computed):
-        stored, running, or computed now."""
-        stored = await asyncio.to_thread(self.stored, game_id, seat)
+        """The review (JSON) of ``seat`` in a finished game the caller may show, by the
+        reviewer ``by`` (``record`` gives its record, read only if the review must be
+        computed): stored, running, or computed now."""
+        stored = await asyncio.to_thread(self.stored, game_id, seat, by)
         if stored is not None:
             return stored
-        key = (game_id, seat)
+        key = (game_id, seat, by)
         running = self._running.get(key)
         if running is not None:
             return await asyncio.shield(running)
@@ -203,8 +214,8 @@ class ReviewDesk:
         self._running[key] = future
         try:
             data = await asyncio.to_thread(record)
-            reviewed = await self._work(who, review_record, data, seat)
-            await asyncio.to_thread(self._store, game_id, reviewed)
+            reviewed = await self._work(who, review_record, data, seat, by)
+            await asyncio.to_thread(self._store, game_id, reviewed, by=by)
             future.set_result(reviewed.text)
         except BaseException as exc:
             future.set_exception(exc)
@@ -214,24 +225,29 @@ class ReviewDesk:
             del self._running[key]
         return reviewed.text
 
-    def stored(self, game: str, seat: int) -> bytes | None:
+    def stored(self, game: str, seat: int, by: str = "expert") -> bytes | None:
         with self.engine.connect() as conn:
             row = conn.execute(
                 select(reviews.c.body).where(
                     reviews.c.game == game,
                     reviews.c.seat == seat,
-                    reviews.c.version == self.version,
+                    reviews.c.version == self.versions[by],
                 )
             ).first()
         return None if row is None else zlib.decompress(row.body)
 
     def _store(
-        self, game: str, reviewed: Reviewed, log: bytes | None = None, owner: str | None = None
+        self,
+        game: str,
+        reviewed: Reviewed,
+        log: bytes | None = None,
+        owner: str | None = None,
+        by: str = "expert",
     ) -> None:
         row = {
             "game": game,
             "seat": reviewed.seat,
-            "version": self.version,
+            "version": self.versions[by],
             "made": time.time(),
             "decisions": reviewed.decisions,
             "agreement": reviewed.agreement,

@@ -15,7 +15,13 @@ export async function showReview(game, seat) {
       const kept = await getJSON(`/api/reviews/${encodeURIComponent(game)}/${seat}`);
       await openReview(kept.review, kept.replay);
     } else {
-      const found = await getJSON(`/api/games/${encodeURIComponent(game)}/review/${seat}`);
+      // expert reviews; master (expert with its search) gives a second opinion
+      const by = new URLSearchParams(location.search).get("by") === "master" ? "master" : "expert";
+      const found = await getJSON(`/api/games/${encodeURIComponent(game)}/review/${seat}?by=${by}`);
+      const other = by === "master" ? "expert" : "master";
+      const link = el("a", null, by === "master" ? "expert's review" : "a second opinion by master (slower)");
+      link.href = `/review/${encodeURIComponent(game)}/${seat}` + (other === "master" ? "?by=master" : "");
+      $("#review-other").replaceChildren("See ", link);
       await openReview(found.review, game);
     }
   } catch (err) {
