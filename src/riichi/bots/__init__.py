@@ -17,9 +17,11 @@ BOTS: dict[str, type[Bot]] = {
 }
 
 
-# Strongest first: what the site offers to play against, and what fills seats.
+# Strongest first: what the site offers to play against.
 LADDER = ("expert", "defensive", "efficiency", "random")
-ROSTER = LADDER[0]  # the roster computer: rated seats, tournaments, the Daily Wall
+# the roster computer: rated seats, tournaments, money tables, the Daily Wall (fast
+# enough to play on the server's loop; `master` thinks in a worker)
+ROSTER = "expert"
 
 MJAI_PREFIX = "mjai:"  # an outside bot: the command after it speaks mjai
 
