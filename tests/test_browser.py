@@ -1031,7 +1031,8 @@ def test_a_tournament_entrant_sees_the_notice_of_their_table(
         assert (notice.get_attribute("href") or "").startswith("/table/")
         bea.wait_for_function("window.notified.length > 0")
         shown = bea.evaluate("window.notified")
-        assert len(shown) == 1 and shown[0].startswith("Cup: your round 1 table")
+        # (her clock's notice may follow: she has not sat down at the table yet)
+        assert shown[0].startswith("Cup: your round 1 table")
         notice.click()
         bea.wait_for_selector("#my-hand .tile")
     finally:
