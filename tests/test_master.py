@@ -140,7 +140,9 @@ def test_against_two_riichi_the_search_folds_a_hand_expert_pushes() -> None:
     push = expert.evaluate(obs)[0]  # type: ignore[attr-defined]
     assert push.win > 0 and push.action.type is ActionType.DISCARD
     master = MasterBot(0, rollouts=200)  # enough worlds to be sure of the difference
-    chosen = master.evaluate(obs)[0]
+    ordered = master.evaluate(obs)
+    chosen = ordered[0]
+    assert chosen.value == max(v.value for v in ordered if v.value is not None)
     assert chosen.win == 0  # an option expert itself values as folding
     assert master.searched is not None and push in master.searched.options
     searched = master.searched

@@ -93,8 +93,11 @@ class MasterBot(ExpertBot):
         chosen = max(beating, key=lambda i: means[i]) if beating else 0
         rest = sorted((i for i in range(len(options)) if i != chosen), key=lambda i: -means[i])
         anchor = options[0].value or 0.0  # expert's best: not a rule's choice, so valued
+        # an option the worlds found better by less than the noise is valued no higher
+        # than the choice: the first is what it plays, and the best it knows of
+        top = means[chosen]
         first = [
-            dataclasses.replace(options[i], value=anchor + means[i] - means[0])
+            dataclasses.replace(options[i], value=anchor + min(means[i], top) - means[0])
             for i in (chosen, *rest)
         ]
         return first + [v for v in valued if v not in options]
