@@ -116,7 +116,9 @@ def test_many_asking_at_once_compute_one_review_and_a_person_has_one_at_a_time(
         asking = [desk.of_game("g1", 2, f"p{i}", lambda: record) for i in range(5)]
         answers = await asyncio.gather(*asking)
         assert all(a == answers[0] for a in answers) and json.loads(answers[0])["seat"] == 2
-        assert jobs == ["p0"]  # one computation for five
+        # one computation for five, by whichever asker's look at the store came back
+        # first (each looks in a thread of its own)
+        assert len(jobs) == 1 and jobs[0] in {f"p{i}" for i in range(5)}
         # one person, two games at once: the second is refused, never queued
         both = await asyncio.gather(
             desk.of_game("g2", 0, "ann", lambda: record),
