@@ -16,6 +16,9 @@ PURE_TESTS := tests/test_tiles.py tests/test_hand.py tests/test_hand_xiangting.p
 	tests/test_conformance.py tests/test_bots.py tests/test_architecture.py tests/test_values.py \
 	tests/test_master.py
 
+# test processes: one a core (the tests wait on servers and browsers more than they compute)
+JOBS ?= auto
+
 .PHONY: run play serve test lint unit pure core system-deps fuzz bench tables clean
 
 # The first install takes minutes (most of it compiling the rules core to C): each
@@ -63,12 +66,12 @@ system-deps:
 
 unit: $(STAMP) $(CORE_BUILT) system-deps
 	$(BIN)/riichi info
-	$(BIN)/pytest -q --durations=12
+	$(BIN)/pytest -q --durations=12 -n $(JOBS)
 
 ## pure: the core's tests on the pure source
 pure: $(STAMP)
 	RIICHI_PURE=1 $(BIN)/riichi info
-	RIICHI_PURE=1 $(BIN)/pytest -q -p no:cacheprovider $(PURE_TESTS)
+	RIICHI_PURE=1 $(BIN)/pytest -q -p no:cacheprovider -n $(JOBS) $(PURE_TESTS)
 
 ## fuzz: the long sweeps left out of the default suite
 fuzz: $(STAMP) $(CORE_BUILT)
