@@ -7,7 +7,8 @@ STAMP := $(VENV)/.installed-test
 CORE_BUILT := $(VENV)/.core-built
 # the modules mypyc compiles (setup.py says which); an edit to one rebuilds the core
 CORE_SOURCES := $(wildcard src/riichi/errors.py src/riichi/tiles.py src/riichi/rules.py \
-	src/riichi/hand/*.py src/riichi/scoring/*.py src/riichi/game/*.py) setup.py
+	src/riichi/hand/*.py src/riichi/scoring/*.py src/riichi/game/*.py \
+	src/riichi/bots/search.py) setup.py
 # the core's own tests, run once more on the pure source: both cores stay correct
 PURE_TESTS := tests/test_tiles.py tests/test_hand.py tests/test_hand_xiangting.py \
 	tests/test_rules.py tests/test_scoring.py tests/test_scoring_mahjong.py \

@@ -168,7 +168,7 @@ def test_in_the_last_hand_the_master_plays_a_surer_first_place_over_points() -> 
     assert searched is not None
     at = {o.action: i for i, o in enumerate(searched.options)}
     fold, kept = at[chosen.action], at[push.action]
-    assert searched.points[kept] > searched.points[fold] + 500  # the push: more points
+    assert searched.points[kept] > searched.points[fold]  # the push: more points
     assert searched.means[fold] > searched.means[kept]  # the fold: the surer place
 
 

@@ -1,7 +1,9 @@
 """The master bot: `expert`, with a search where its best options are close.
 
-At its own turn after a draw, where `expert` values two or more of its options
-within CLOSE points of its best (as the match weighs points), the master draws
+At its own turn after a draw where it matters (another seat is likely ready, by
+expert's reading of it, or it is the match's last hand, where places are all that
+count) and `expert` values two or more of its options within CLOSE points of its
+best (as the match weighs points), the master draws
 ``rollouts`` worlds of the tiles it has not seen (`riichi.bots.search`: the same
 worlds for every option, so the options are compared on equal luck), plays each
 of those options out in every world to the end of the hand, and values each by the
@@ -9,8 +11,10 @@ mean of its results, as `expert` weighs a change of scores: in points, and by th
 places they move as the match's end nears (in its last hand, by places alone). It
 leaves `expert`'s best for the option worth most on average only where that one
 beats it by CONFIDENCE standard errors of their difference, world by world: a
-close call the worlds cannot tell apart stays `expert`'s. An option `expert` values
-as folding is played out folding.
+close call the worlds cannot tell apart stays `expert`'s. Where an option looks
+better by half that, but not yet surely, it draws as many worlds again, up to
+``batches`` times: the search spends its time where the answer is in doubt.
+An option `expert` values as folding is played out folding.
 Everywhere else it plays as `expert`.
 
 The worlds are drawn from the seed and the situation (the hand, the rivers, the
@@ -33,10 +37,16 @@ from riichi.game import Action, Observation
 # searched; WIDTH of them at most, best first.
 CLOSE = 1000.0
 WIDTH = 3
-ROLLOUTS = 48  # worlds per decision searched: each option is played out in each
+# a seat is a threat worth a search when expert reads it ready with this chance or more
+# (a riichi is sure); elsewhere the rollouts play a hand much as expert's own counts
+# of tiles do, and the search would spend its time to agree with them
+THREAT = 0.5
+ROLLOUTS = 48  # worlds in a batch: each option is played out in each
+BATCHES = 4  # batches at most, while an option looks better but not yet surely
 # expert's best is left for another option only when the search finds that one worth
-# more by this many standard errors of the difference (on the same worlds)
-CONFIDENCE = 1.0
+# more by this many standard errors of the difference (on the same worlds): with two
+# options beside expert's and nothing between them, one time in twenty or so
+CONFIDENCE = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +74,11 @@ class MasterBot(ExpertBot):
         rollouts: int = ROLLOUTS,
         close: float = CLOSE,
         width: int = WIDTH,
+        batches: int = BATCHES,
     ) -> None:
         super().__init__(seed)
         self.rollouts, self.close, self.width = rollouts, close, width
+        self.batches = batches
         self.searched: Searched | None = None  # the last decision searched, if it was
 
     def evaluate(self, observation: Observation) -> list[Valued]:
@@ -83,13 +95,9 @@ class MasterBot(ExpertBot):
         means = [statistics.fmean(w) for w in worths]
         errors = [_paired_error(w, worths[0]) for w in worths]
         self.searched = Searched(
-            tuple(options), tuple(means), tuple(errors), tuple(points), self.rollouts
+            tuple(options), tuple(means), tuple(errors), tuple(points), len(worths[0])
         )
-        # expert's best stands unless an option beats it by CONFIDENCE standard errors
-        # of the difference: a close call the worlds cannot tell apart stays expert's
-        beating = [
-            i for i in range(1, len(options)) if means[i] - means[0] > CONFIDENCE * errors[i]
-        ]
+        beating = [i for i in range(1, len(options)) if _sureness(worths[i], worths[0]) > 1]
         chosen = max(beating, key=lambda i: means[i]) if beating else 0
         rest = sorted((i for i in range(len(options)) if i != chosen), key=lambda i: -means[i])
         anchor = options[0].value or 0.0  # expert's best: not a rule's choice, so valued
@@ -103,20 +111,21 @@ class MasterBot(ExpertBot):
         return first + [v for v in valued if v not in options]
 
     def thinks(self, observation: Observation) -> bool:
+        """At its own turn after a draw, not in riichi, where it matters: against a
+        likely ready hand, or in the match's last hand."""
         assert observation.seat is not None
-        return (
-            self.rollouts > 0
-            and observation.drawn is not None
-            and not observation.riichi[observation.seat]
-        )
+        if self.rollouts <= 0 or observation.drawn is None or observation.riichi[observation.seat]:
+            return False
+        scene = self._scene(observation)
+        return not scene.spread or any(t.ready >= THREAT for t in scene.threats)
 
     def quick(self, observation: Observation) -> Action:
         """`expert`'s choice."""
         return super().evaluate(observation)[0].action
 
     def close_options(self, obs: Observation, valued: list[Valued]) -> list[Valued]:
-        """The options worth a search: at the seat's own turn after a draw (not in
-        riichi), those `expert` values within ``close`` of its best."""
+        """The options worth a search where it thinks: those `expert` values within
+        ``close`` of its best."""
         if not self.thinks(obs) or not valued:
             return []
         best = valued[0].value
@@ -130,14 +139,23 @@ class MasterBot(ExpertBot):
         self, obs: Observation, options: list[Valued]
     ) -> tuple[list[list[float]], list[float]]:
         """Each option's worth in each sampled world (the same worlds for every option),
-        and its mean change of the seat's score."""
+        and its mean change of the seat's score: a batch of worlds, and more while an
+        option looks better than expert's best but not yet surely."""
         seat = obs.seat
         assert seat is not None
-        worlds = worlds_for(obs, self.rollouts, self._key(obs))
-        scene = self._scene(obs)
-        results = option_values(obs, [(v.action, v.win == 0) for v in options], worlds)
-        worths = [[self._worth_after(scene, d) for d in ds] for ds in results]
-        return worths, [statistics.fmean(d[seat] for d in ds) for ds in results]
+        key, scene = self._key(obs), self._scene(obs)
+        moves = [(v.action, v.win == 0) for v in options]
+        worths: list[list[float]] = [[] for _ in options]
+        changes: list[list[int]] = [[] for _ in options]
+        for batch in range(max(1, self.batches)):
+            worlds = worlds_for(obs, self.rollouts, f"{key}:{batch}")
+            for i, ds in enumerate(option_values(obs, moves, worlds)):
+                worths[i] += [self._worth_after(scene, d) for d in ds]
+                changes[i] += [d[seat] for d in ds]
+            best = max(_sureness(w, worths[0]) for w in worths[1:])
+            if best > 1 or best <= 0.5:  # sure, or not even half way there
+                break
+        return worths, [statistics.fmean(c) for c in changes]
 
     def _key(self, obs: Observation) -> str:
         """The worlds' seed: this bot's seed and everything the seat sees."""
@@ -156,6 +174,16 @@ class MasterBot(ExpertBot):
             )
         )
         return hashlib.sha256(where.encode()).hexdigest()
+
+
+def _sureness(worths: list[float], base: list[float]) -> float:
+    """How surely an option beats the base over the same worlds: its mean difference in
+    CONFIDENCE standard errors (above 1: sure enough to leave the base)."""
+    diff = statistics.fmean(a - b for a, b in zip(worths, base, strict=True))
+    error = _paired_error(worths, base)
+    if error == 0.0:  # the same difference in every world
+        return math.inf if diff > 0 else -math.inf
+    return diff / (CONFIDENCE * error)
 
 
 def _paired_error(worths: list[float], base: list[float]) -> float:

@@ -318,17 +318,18 @@ def _policy(kyoku: Kyoku, s: int, legal: list[Action], folding: bool) -> Action:
 def _least_useful(counts: list[int], sets: int) -> tuple[int, int]:
     """The kind to let go that leaves the hand nearest to ready (of those, the one that
     holds it together least), and the tiles it is then from complete."""
-    best_kind, best_key = -1, (99, 99)
+    nearest, kinds = 99, []
     for k in range(NUM_KINDS):
         if not counts[k]:
             continue
         counts[k] -= 1
         r = replacement(bytes(counts), sets)
         counts[k] += 1
-        key = (r, _keep(counts, k))
-        if key < best_key:
-            best_kind, best_key = k, key
-    return best_kind, best_key[0]
+        if r < nearest:
+            nearest, kinds = r, [k]
+        elif r == nearest:
+            kinds.append(k)
+    return min(kinds, key=lambda k: _keep(counts, k)), nearest
 
 
 def _keep(counts: list[int], k: int) -> int:
@@ -336,8 +337,7 @@ def _keep(counts: list[int], k: int) -> int:
     if k >= HONOR_START:
         return counts[k] * 3
     rank = k % 9
-    near = sum(counts[j] for j in range(max(k - rank, k - 2), min(k - rank + 8, k + 2) + 1))
-    return near + (rank not in (0, 8))
+    return sum(counts[max(k - rank, k - 2) : min(k - rank + 8, k + 2) + 1]) + (rank not in (0, 8))
 
 
 def _tile_of(kyoku: Kyoku, seat: Seat, kind: int) -> int:
