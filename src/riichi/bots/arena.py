@@ -114,13 +114,17 @@ def run(
             if on_done:
                 on_done()
         return
+    chunk = max(1, min(CHUNK, len(work) // (jobs * 8)))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for result in pool.map(play, work, chunksize=max(1, len(work) // (jobs * 8))):
+        for result in pool.map(play, work, chunksize=chunk):
             yield result
             if on_done:
                 on_done()
 
 
+# Matches a process takes at a time, at most: few enough that the progress moves every
+# minute or so even for a searching bot (a match costs far more than sending it).
+CHUNK = 8
 # A task whose worker died (a node lost, a process killed) runs again, this many
 # times at most; its result is taken once, from the run that finished.
 RAY_RETRIES = 3
