@@ -1,5 +1,6 @@
-"""The master bot: expert, with a search over the tiles it has not seen where expert's
-best options are close; its worlds hold only what the seat could not see."""
+"""The master bot: expert, with a search over the tiles it has not seen where it
+matters and expert's best options are close; its worlds hold only what the seat
+could not see."""
 
 from __future__ import annotations
 
@@ -139,7 +140,7 @@ def test_against_two_riichi_the_search_folds_a_hand_expert_pushes() -> None:
     expert = make_bot("expert", 0)
     push = expert.evaluate(obs)[0]  # type: ignore[attr-defined]
     assert push.win > 0 and push.action.type is ActionType.DISCARD
-    master = MasterBot(0, rollouts=200)  # enough worlds to be sure of the difference
+    master = MasterBot(0, rollouts=200)
     ordered = master.evaluate(obs)
     chosen = ordered[0]
     assert chosen.value == max(v.value for v in ordered if v.value is not None)
@@ -148,6 +149,25 @@ def test_against_two_riichi_the_search_folds_a_hand_expert_pushes() -> None:
     searched = master.searched
     means = {o.action: m for o, m in zip(searched.options, searched.means, strict=True)}
     assert means[chosen.action] > means[push.action]
+    # the first 200 worlds found the fold better, but not yet surely: it drew more
+    assert searched.worlds == 400
+
+
+def test_the_master_searches_where_a_hand_is_likely_ready_or_in_the_last_hand() -> None:
+    """Early in East 1 with no one near ready, expert's choice stands unsearched;
+    against a riichi, or in the match's last hand, the master searches."""
+    master = MasterBot(0)
+    quiet = own_turn(3, 4)
+    obs = observe(quiet, quiet.kyoku.current)
+    assert not any(obs.riichi) and obs.round_wind == 27 and obs.dealer == 0
+    master.act(obs)
+    assert not master.thinks(obs) and master.searched is None
+    threatened = observe(expert_until(0, 257), 1)  # two seats in riichi
+    assert master.thinks(threatened)
+    last = observe(expert_until(235, 510), 1)  # South 4's first go-around: no threat
+    assert last.round_wind == 28 and last.dealer == 3 and last.drawn is not None
+    assert not any(last.riichi) and not master._scene(last).threats
+    assert master.thinks(last)
 
 
 def test_in_the_last_hand_the_master_plays_a_surer_first_place_over_points() -> None:
@@ -170,6 +190,7 @@ def test_in_the_last_hand_the_master_plays_a_surer_first_place_over_points() -> 
     fold, kept = at[chosen.action], at[push.action]
     assert searched.points[kept] > searched.points[fold]  # the push: more points
     assert searched.means[fold] > searched.means[kept]  # the fold: the surer place
+    assert searched.worlds == 300  # sure at the first batch: no more drawn
 
 
 def test_the_master_plays_only_legal_actions_and_the_same_way_for_a_seed() -> None:
