@@ -100,7 +100,8 @@ def report(notes: list[dict[str, Any]]) -> None:
         "a riichi": [n for n in notes if n["riichi"]],
         "a likely ready hand, no riichi": [n for n in notes if n["threat"] and not n["riichi"]],
     }
-    print(f"{'where':>32} {'sure':>5} {'left':>6} {'gain/decision':>14} {'± 95%':>7} {'per left':>9}")
+    head = ("where", "sure", "left", "gain/decision", "± 95%", "per left")
+    print(" ".join(f"{h:>{w}}" for h, w in zip(head, (32, 5, 6, 14, 7, 9), strict=True)))
     for name, group in groups.items():
         for sureness in SURENESS:
             gains = []
@@ -114,9 +115,7 @@ def report(notes: list[dict[str, Any]]) -> None:
             mean = statistics.fmean(gains)
             half = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0
             per = sum(gains) / left if left else 0.0
-            print(
-                f"{name:>32} {sureness:5.1f} {left:6d} {mean:14.1f} {half:7.1f} {per:9.0f}"
-            )
+            print(f"{name:>32} {sureness:5.1f} {left:6d} {mean:14.1f} {half:7.1f} {per:9.0f}")
     # what the best option by the truth would have been worth, for scale
     best = statistics.fmean(max(n["truth"]) - n["truth"][0] for n in notes)
     print(f"an oracle that knew the walls: {best:.1f} a decision")
