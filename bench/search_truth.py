@@ -10,7 +10,7 @@ are worth when expert plays on, and how that depends on how sure the search was.
 Not a test.
 
     python bench/search_truth.py [--matches 8] [--seed 700] [--jobs 2] [--rollouts 48]
-        [--out decisions.jsonl]
+        [--threat 0.5] [--out decisions.jsonl]
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from riichi.bots import make_bot
-from riichi.bots.master import MasterBot
+from riichi.bots.master import THREAT, MasterBot
 from riichi.game import Action, Match, observe
 from riichi.rules import find_ruleset
 
@@ -43,11 +43,11 @@ def truth(match: Match, seat: int, action: Action, bots: list[Any]) -> list[int]
     return [a - b for a, b in zip(copy.scores, before, strict=True)]
 
 
-def one_match(job: tuple[int, str, int]) -> list[dict[str, Any]]:
-    seed, rules, rollouts = job
+def one_match(job: tuple[int, str, int, float]) -> list[dict[str, Any]]:
+    seed, rules, rollouts, threat = job
     match = Match(find_ruleset(rules), seed, ["a", "b", "c", "d"])
     bots = [make_bot("expert", f"{seed}:{s}") for s in range(4)]
-    masters = [MasterBot(f"{seed}:{s}", rollouts=rollouts) for s in range(4)]
+    masters = [MasterBot(f"{seed}:{s}", rollouts=rollouts, threat=threat) for s in range(4)]
     notes = []
     while not match.over:
         seat = next(iter(match.legal_actions()))
@@ -62,7 +62,7 @@ def one_match(job: tuple[int, str, int]) -> list[dict[str, Any]]:
                 deltas = truth(match, seat, option.action, bots)
                 worths.append(master._worth_after(scene, deltas))
                 points.append(deltas[seat])
-            threatened = any(t.ready >= 0.5 for t in scene.threats)
+            threatened = any(t.ready >= THREAT for t in scene.threats)
             notes.append(
                 {
                     "seed": seed,
@@ -99,6 +99,7 @@ def report(notes: list[dict[str, Any]]) -> None:
         "last hand": [n for n in notes if n["last"]],
         "a riichi": [n for n in notes if n["riichi"]],
         "a likely ready hand, no riichi": [n for n in notes if n["threat"] and not n["riichi"]],
+        "quiet (searched with --threat 0)": [n for n in notes if not n["threat"] and not n["last"]],
     }
     head = ("where", "sure", "left", "gain/decision", "± 95%", "per left")
     print(" ".join(f"{h:>{w}}" for h, w in zip(head, (32, 5, 6, 14, 7, 9), strict=True)))
@@ -129,8 +130,14 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=48)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", default=None)
+    parser.add_argument(
+        "--threat",
+        type=float,
+        default=THREAT,
+        help="search against a hand this likely ready (0: at every turn)",
+    )
     args = parser.parse_args()
-    jobs = [(args.seed + g, args.rules, args.rollouts) for g in range(args.matches)]
+    jobs = [(args.seed + g, args.rules, args.rollouts, args.threat) for g in range(args.matches)]
     notes: list[dict[str, Any]] = []
     with ProcessPoolExecutor(args.jobs) as pool:
         for found in pool.map(one_match, jobs):

@@ -39,7 +39,8 @@ CLOSE = 1000.0
 WIDTH = 3
 # a seat is a threat worth a search when expert reads it ready with this chance or more
 # (a riichi is sure); elsewhere the rollouts play a hand much as expert's own counts
-# of tiles do, and the search would spend its time to agree with them
+# of tiles do, and the search would spend its time to agree with them (MasterBot's
+# ``threat``; 0 searches at every turn)
 THREAT = 0.5
 ROLLOUTS = 48  # worlds in a batch: each option is played out in each
 BATCHES = 4  # batches at most, while an option looks better but not yet surely
@@ -75,10 +76,11 @@ class MasterBot(ExpertBot):
         close: float = CLOSE,
         width: int = WIDTH,
         batches: int = BATCHES,
+        threat: float = THREAT,
     ) -> None:
         super().__init__(seed)
         self.rollouts, self.close, self.width = rollouts, close, width
-        self.batches = batches
+        self.batches, self.threat = batches, threat
         self.searched: Searched | None = None  # the last decision searched, if it was
 
     def evaluate(self, observation: Observation) -> list[Valued]:
@@ -116,8 +118,10 @@ class MasterBot(ExpertBot):
         assert observation.seat is not None
         if self.rollouts <= 0 or observation.drawn is None or observation.riichi[observation.seat]:
             return False
+        if self.threat <= 0:  # everywhere
+            return True
         scene = self._scene(observation)
-        return not scene.spread or any(t.ready >= THREAT for t in scene.threats)
+        return not scene.spread or any(t.ready >= self.threat for t in scene.threats)
 
     def quick(self, observation: Observation) -> Action:
         """`expert`'s choice."""
