@@ -2,9 +2,10 @@
 
 The core (tiles, rules, hand analysis, scoring, the game) is compiled from the same
 typed source by mypyc, which comes with mypy, and so is the search's rollout
-(`riichi.bots.search`: a searching bot plays thousands of hands a decision). ``RIICHI_PURE=1`` at build time skips
-compilation; a machine without a C compiler gets the pure package too (each
-extension is optional). ``riichi info`` says which core is loaded.
+(`riichi.bots.search`: a searching bot plays thousands of hands a decision).
+``RIICHI_PURE=1`` at build time skips compilation; a machine without a C compiler
+gets the pure package too (each extension is optional). ``riichi info`` says which
+core is loaded.
 """
 
 from __future__ import annotations
