@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from riichi.bots import make_bot
-from riichi.bots.master import THREAT, MasterBot
+from riichi.bots.master import THREAT, MasterBot, choice
 from riichi.game import Action, Match, observe
 from riichi.rules import find_ruleset
 
@@ -82,14 +82,8 @@ def one_match(job: tuple[int, str, int, float]) -> list[dict[str, Any]]:
     return notes
 
 
-def chosen(note: dict[str, Any], sureness: float) -> int:
-    means, errors = note["means"], note["errors"]
-    beating = [
-        i
-        for i in range(1, len(means))
-        if means[i] - means[0] > sureness * errors[i] and means[i] > means[0]
-    ]
-    return max(beating, key=lambda i: means[i]) if beating else 0
+def chosen(note: dict[str, Any], sure: float) -> int:
+    return choice(note["means"], note["errors"], sure)
 
 
 def report(notes: list[dict[str, Any]]) -> None:

@@ -27,6 +27,7 @@ import dataclasses
 import hashlib
 import math
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from riichi.bots.expert import ExpertBot, Valued
@@ -99,8 +100,7 @@ class MasterBot(ExpertBot):
         self.searched = Searched(
             tuple(options), tuple(means), tuple(errors), tuple(points), len(worths[0])
         )
-        beating = [i for i in range(1, len(options)) if _sureness(worths[i], worths[0]) > 1]
-        chosen = max(beating, key=lambda i: means[i]) if beating else 0
+        chosen = choice(means, errors)
         rest = sorted((i for i in range(len(options)) if i != chosen), key=lambda i: -means[i])
         anchor = options[0].value or 0.0  # expert's best: not a rule's choice, so valued
         # an option the worlds found better by less than the noise is valued no higher
@@ -129,15 +129,15 @@ class MasterBot(ExpertBot):
 
     def close_options(self, obs: Observation, valued: list[Valued]) -> list[Valued]:
         """The options worth a search where it thinks: those `expert` values within
-        ``close`` of its best."""
-        if not self.thinks(obs) or not valued:
-            return []
-        best = valued[0].value
+        ``close`` of its best, when there are two or more."""
+        best = valued[0].value if valued else None
         if best is None:  # a rule of the bot decides (a win, an abort, a kan)
             return []
-        return [
+        close = [
             v for v in valued[: self.width] if v.value is not None and best - v.value <= self.close
         ]
+        # the cheap test first: most turns have one close option and need no scene read
+        return close if len(close) > 1 and self.thinks(obs) else []
 
     def search(
         self, obs: Observation, options: list[Valued]
@@ -156,7 +156,12 @@ class MasterBot(ExpertBot):
             for i, ds in enumerate(option_values(obs, moves, worlds)):
                 worths[i] += [self._worth_after(scene, d) for d in ds]
                 changes[i] += [d[seat] for d in ds]
-            best = max(_sureness(w, worths[0]) for w in worths[1:])
+            best = max(
+                sureness(
+                    statistics.fmean(w) - statistics.fmean(worths[0]), _paired_error(w, worths[0])
+                )
+                for w in worths[1:]
+            )
             if best > 1 or best <= 0.5:  # sure, or not even half way there
                 break
         return worths, [statistics.fmean(c) for c in changes]
@@ -180,14 +185,24 @@ class MasterBot(ExpertBot):
         return hashlib.sha256(where.encode()).hexdigest()
 
 
-def _sureness(worths: list[float], base: list[float]) -> float:
-    """How surely an option beats the base over the same worlds: its mean difference in
-    CONFIDENCE standard errors (above 1: sure enough to leave the base)."""
-    diff = statistics.fmean(a - b for a, b in zip(worths, base, strict=True))
-    error = _paired_error(worths, base)
-    if error == 0.0:  # the same difference in every world
+def choice(means: Sequence[float], errors: Sequence[float], confidence: float = CONFIDENCE) -> int:
+    """Which option to play, of those searched (expert's best first, with each one's
+    mean worth and the standard error of its difference with the best's): the best,
+    unless others beat it by ``confidence`` standard errors; then the one worth most."""
+    beating = [
+        i for i in range(1, len(means)) if sureness(means[i] - means[0], errors[i], confidence) > 1
+    ]
+    return max(beating, key=lambda i: means[i]) if beating else 0
+
+
+def sureness(diff: float, error: float, confidence: float = CONFIDENCE) -> float:
+    """How surely a mean difference ``diff`` (over the same worlds, with standard error
+    ``error``) says an option is better: in ``confidence`` standard errors (above 1:
+    sure enough to leave expert's best)."""
+    scaled = confidence * error
+    if scaled == 0.0:  # the same difference in every world, or any will do
         return math.inf if diff > 0 else -math.inf
-    return diff / (CONFIDENCE * error)
+    return diff / scaled
 
 
 def _paired_error(worths: list[float], base: list[float]) -> float:
