@@ -10,7 +10,12 @@ are worth when expert plays on, and how that depends on how sure the search was.
 Not a test.
 
     python bench/search_truth.py [--matches 8] [--seed 700] [--jobs 2] [--rollouts 48]
-        [--threat 0.5] [--out decisions.jsonl]
+        [--threat 0.5] [--out decisions.jsonl] [--against earlier.jsonl] [--read run.jsonl]
+
+With ``--against`` (the ``--out`` of an earlier run on the same seeds, with the
+search changed between the two), the gain of the changed search's choices over the
+earlier one's, decision by decision: the same decisions on the same walls, so the
+luck of the walls cancels and what is left is what the change did.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from riichi.bots import make_bot
-from riichi.bots.master import THREAT, MasterBot, choice
+from riichi.bots.master import CONFIDENCE, THREAT, MasterBot, choice
 from riichi.game import Action, Match, observe
 from riichi.rules import find_ruleset
 
@@ -86,34 +91,67 @@ def chosen(note: dict[str, Any], sure: float) -> int:
     return choice(note["means"], note["errors"], sure)
 
 
+def groups(notes: list[dict[str, Any]]) -> dict[str, list[int]]:
+    """Where the decisions were searched: each group's decisions, by index."""
+    where = {
+        "all": lambda n: True,
+        "last hand": lambda n: n["last"],
+        "a riichi": lambda n: n["riichi"],
+        "a likely ready hand, no riichi": lambda n: n["threat"] and not n["riichi"],
+        "quiet (searched with --threat 0)": lambda n: not n["threat"] and not n["last"],
+    }
+    return {name: [i for i, n in enumerate(notes) if test(n)] for name, test in where.items()}
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    """The mean and the half width of its 95% interval."""
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return mean, half
+
+
+def gain(note: dict[str, Any], sure: float = CONFIDENCE) -> float:
+    """What the search's choice was worth on the true walls against expert's."""
+    return float(note["truth"][chosen(note, sure)] - note["truth"][0])
+
+
 def report(notes: list[dict[str, Any]]) -> None:
     print(f"{len(notes)} searched decisions")
-    groups = {
-        "all": notes,
-        "last hand": [n for n in notes if n["last"]],
-        "a riichi": [n for n in notes if n["riichi"]],
-        "a likely ready hand, no riichi": [n for n in notes if n["threat"] and not n["riichi"]],
-        "quiet (searched with --threat 0)": [n for n in notes if not n["threat"] and not n["last"]],
-    }
     head = ("where", "sure", "left", "gain/decision", "± 95%", "per left")
     print(" ".join(f"{h:>{w}}" for h, w in zip(head, (32, 5, 6, 14, 7, 9), strict=True)))
-    for name, group in groups.items():
+    for name, group in groups(notes).items():
         for sureness in SURENESS:
-            gains = []
-            left = 0
-            for n in group:
-                i = chosen(n, sureness)
-                left += i != 0
-                gains.append(n["truth"][i] - n["truth"][0])
+            gains = [gain(notes[i], sureness) for i in group]
+            left = sum(chosen(notes[i], sureness) != 0 for i in group)
             if not gains:
                 continue
-            mean = statistics.fmean(gains)
-            half = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0
+            mean, half = interval(gains)
             per = sum(gains) / left if left else 0.0
             print(f"{name:>32} {sureness:5.1f} {left:6d} {mean:14.1f} {half:7.1f} {per:9.0f}")
     # what the best option by the truth would have been worth, for scale
     best = statistics.fmean(max(n["truth"]) - n["truth"][0] for n in notes)
     print(f"an oracle that knew the walls: {best:.1f} a decision")
+
+
+def compare(notes: list[dict[str, Any]], earlier: list[dict[str, Any]]) -> None:
+    """The gain of these choices over an earlier run's, decision by decision."""
+    same = len(notes) == len(earlier) and all(
+        a["seed"] == b["seed"] and a["expert"] == b["expert"] and a["truth"][0] == b["truth"][0]
+        for a, b in zip(notes, earlier, strict=True)
+    )
+    if not same:
+        raise SystemExit("--against: not the same decisions (other seeds, or expert changed)")
+    print(f"against the earlier run, at {CONFIDENCE} standard errors:")
+    for name, group in groups(notes).items():
+        if not group:
+            continue
+        diffs = [gain(notes[i]) - gain(earlier[i]) for i in group]
+        changed = sum(chosen(notes[i], CONFIDENCE) != chosen(earlier[i], CONFIDENCE) for i in group)
+        mean, half = interval(diffs)
+        print(
+            f"{name:>32} {len(group):6d} decisions, {changed:5d} chosen otherwise: "
+            f"{mean:+.1f} ± {half:.1f} a decision"
+        )
 
 
 def main() -> None:
@@ -124,23 +162,37 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=48)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--against", default=None, help="an earlier --out on the same seeds")
     parser.add_argument(
         "--threat",
         type=float,
         default=THREAT,
         help="search against a hand this likely ready (0: at every turn)",
     )
+    parser.add_argument("--read", default=None, help="report an earlier --out, playing nothing")
     args = parser.parse_args()
-    jobs = [(args.seed + g, args.rules, args.rollouts, args.threat) for g in range(args.matches)]
     notes: list[dict[str, Any]] = []
-    with ProcessPoolExecutor(args.jobs) as pool:
-        for found in pool.map(one_match, jobs):
-            notes.extend(found)
-    if args.out:
+    if args.read:
+        notes = load(args.read)
+    else:
+        jobs = [
+            (args.seed + g, args.rules, args.rollouts, args.threat) for g in range(args.matches)
+        ]
+        with ProcessPoolExecutor(args.jobs) as pool:
+            for found in pool.map(one_match, jobs):
+                notes.extend(found)
+    if args.out and not args.read:
         with open(args.out, "w") as f:
             for n in notes:
                 f.write(json.dumps(n) + "\n")
     report(notes)
+    if args.against:
+        compare(notes, load(args.against))
+
+
+def load(path: str) -> list[dict[str, Any]]:
+    with open(path) as f:
+        return [json.loads(line) for line in f]
 
 
 if __name__ == "__main__":
