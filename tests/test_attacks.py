@@ -554,7 +554,10 @@ def test_tournaments_are_bounded_in_number_size_and_computers(tmp_path: Path) ->
         )
         assert client.post(f"/api/tournaments/{big}/start", json={}).status_code == 200
         view = client.get(f"/api/tournaments/{big}").json()
-        assert len(view["tables"]) == 2 and hub(client).live == 2  # the cap holds
+        # four tables to seat, two at a time: a one-hand table of computers may end
+        # while this looks, and only then is another seated in its place
+        ended = sum(1 for row in view["tables"] if row["standings"] is not None)
+        assert 2 <= len(view["tables"]) <= 2 + ended and hub(client).live <= 2  # the cap holds
 
 
 # ----------------------------------------------------------------- addresses and accounts
