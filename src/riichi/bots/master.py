@@ -94,12 +94,8 @@ class MasterBot(ExpertBot):
         options = self.close_options(observation, valued)
         if len(options) < 2:
             return valued
-        worths, points = self.search(observation, options)
-        means = [statistics.fmean(w) for w in worths]
-        errors = [_paired_error(w, worths[0]) for w in worths]
-        self.searched = Searched(
-            tuple(options), tuple(means), tuple(errors), tuple(points), len(worths[0])
-        )
+        self.searched = found = self.search(observation, options)
+        means, errors = found.means, found.errors
         chosen = choice(means, errors)
         rest = sorted((i for i in range(len(options)) if i != chosen), key=lambda i: -means[i])
         anchor = options[0].value or 0.0  # expert's best: not a rule's choice, so valued
@@ -139,12 +135,11 @@ class MasterBot(ExpertBot):
         # the cheap test first: most turns have one close option and need no scene read
         return close if len(close) > 1 and self.thinks(obs) else []
 
-    def search(
-        self, obs: Observation, options: list[Valued]
-    ) -> tuple[list[list[float]], list[float]]:
-        """Each option's worth in each sampled world (the same worlds for every option),
-        and its mean change of the seat's score: a batch of worlds, and more while an
-        option looks better than expert's best but not yet surely."""
+    def search(self, obs: Observation, options: list[Valued]) -> Searched:
+        """Each option's mean worth over the sampled worlds (the same worlds for every
+        option), with the error of its difference with expert's best, and its mean
+        change of the seat's score: a batch of worlds, and more while an option looks
+        better than expert's best but not yet surely."""
         seat = obs.seat
         assert seat is not None
         key, scene = self._key(obs), self._scene(obs)
@@ -156,15 +151,15 @@ class MasterBot(ExpertBot):
             for i, ds in enumerate(option_values(obs, moves, worlds)):
                 worths[i] += [self._worth_after(scene, d) for d in ds]
                 changes[i] += [d[seat] for d in ds]
+            means = [statistics.fmean(w) for w in worths]
+            errors = [_paired_error(w, worths[0]) for w in worths]
             best = max(
-                sureness(
-                    statistics.fmean(w) - statistics.fmean(worths[0]), _paired_error(w, worths[0])
-                )
-                for w in worths[1:]
+                sureness(m - means[0], e) for m, e in zip(means[1:], errors[1:], strict=True)
             )
             if best > 1 or best <= 0.5:  # sure, or not even half way there
                 break
-        return worths, [statistics.fmean(c) for c in changes]
+        points = tuple(statistics.fmean(c) for c in changes)
+        return Searched(tuple(options), tuple(means), tuple(errors), points, len(worths[0]))
 
     def _key(self, obs: Observation) -> str:
         """The worlds' seed: this bot's seed and everything the seat sees."""
