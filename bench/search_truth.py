@@ -25,10 +25,12 @@ import json
 import math
 import statistics
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from typing import Any
 
 from riichi.bots import make_bot
 from riichi.bots.master import CONFIDENCE, THREAT, MasterBot, choice
+from riichi.bots.search import answering
 from riichi.game import Action, Match, observe
 from riichi.rules import find_ruleset
 
@@ -72,6 +74,7 @@ def one_match(job: tuple[int, str, int, float]) -> list[dict[str, Any]]:
                 {
                     "seed": seed,
                     "last": not scene.spread,
+                    "call": answering(obs) is not None,
                     "threat": threatened,
                     "riichi": sum(obs.riichi) - obs.riichi[seat],
                     "fold": [o.win == 0 for o in found.options],
@@ -87,8 +90,11 @@ def one_match(job: tuple[int, str, int, float]) -> list[dict[str, Any]]:
     return notes
 
 
-def chosen(note: dict[str, Any], sure: float) -> int:
-    return choice(note["means"], note["errors"], sure)
+def chosen(note: dict[str, Any], sure: float, last_rule: bool = True) -> int:
+    """The option the master plays at ``sure`` standard errors (in the last hand, by
+    its rule there, unless ``last_rule`` is off)."""
+    experts = note["expert"] if note["last"] and last_rule else None
+    return choice(note["means"], note["errors"], experts, sure)
 
 
 def groups(notes: list[dict[str, Any]]) -> dict[str, list[int]]:
@@ -96,9 +102,15 @@ def groups(notes: list[dict[str, Any]]) -> dict[str, list[int]]:
     where = {
         "all": lambda n: True,
         "last hand": lambda n: n["last"],
-        "a riichi": lambda n: n["riichi"],
-        "a likely ready hand, no riichi": lambda n: n["threat"] and not n["riichi"],
-        "quiet (searched with --threat 0)": lambda n: not n["threat"] and not n["last"],
+        "a call": lambda n: n.get("call", False),
+        "a call, quiet": lambda n: n.get("call", False) and not n["threat"] and not n["last"],
+        "a riichi": lambda n: n["riichi"] and not n.get("call", False),
+        "a likely ready hand, no riichi": lambda n: (
+            n["threat"] and not n["riichi"] and not n.get("call", False)
+        ),
+        "quiet (searched with --threat 0)": lambda n: (
+            not n["threat"] and not n["last"] and not n.get("call", False)
+        ),
     }
     return {name: [i for i, n in enumerate(notes) if test(n)] for name, test in where.items()}
 
@@ -110,24 +122,37 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, half
 
 
-def gain(note: dict[str, Any], sure: float = CONFIDENCE) -> float:
+def gain(note: dict[str, Any], sure: float = CONFIDENCE, last_rule: bool = True) -> float:
     """What the search's choice was worth on the true walls against expert's."""
-    return float(note["truth"][chosen(note, sure)] - note["truth"][0])
+    return float(note["truth"][chosen(note, sure, last_rule)] - note["truth"][0])
+
+
+def row(name: str, sure: str, notes: list[dict[str, Any]], pick: Any) -> None:
+    gains = [float(n["truth"][pick(n)] - n["truth"][0]) for n in notes]
+    if not gains:
+        return
+    left = sum(pick(n) != 0 for n in notes)
+    mean, half = interval(gains)
+    per = sum(gains) / left if left else 0.0
+    print(f"{name:>32} {sure:>9} {left:6d} {mean:14.1f} {half:7.1f} {per:9.0f}")
 
 
 def report(notes: list[dict[str, Any]]) -> None:
+    """The gain of leaving expert's choice at each threshold, by where the search ran
+    (everywhere by standard errors alone), and as the master chooses."""
     print(f"{len(notes)} searched decisions")
     head = ("where", "sure", "left", "gain/decision", "± 95%", "per left")
-    print(" ".join(f"{h:>{w}}" for h, w in zip(head, (32, 5, 6, 14, 7, 9), strict=True)))
+    print(" ".join(f"{h:>{w}}" for h, w in zip(head, (32, 9, 6, 14, 7, 9), strict=True)))
     for name, group in groups(notes).items():
+        chosen_here = [notes[i] for i in group]
         for sureness in SURENESS:
-            gains = [gain(notes[i], sureness) for i in group]
-            left = sum(chosen(notes[i], sureness) != 0 for i in group)
-            if not gains:
-                continue
-            mean, half = interval(gains)
-            per = sum(gains) / left if left else 0.0
-            print(f"{name:>32} {sureness:5.1f} {left:6d} {mean:14.1f} {half:7.1f} {per:9.0f}")
+            row(
+                name,
+                f"{sureness:.1f}",
+                chosen_here,
+                partial(chosen, sure=sureness, last_rule=False),
+            )
+        row(name, "as master", chosen_here, lambda n: chosen(n, CONFIDENCE))
     # what the best option by the truth would have been worth, for scale
     best = statistics.fmean(max(n["truth"]) - n["truth"][0] for n in notes)
     print(f"an oracle that knew the walls: {best:.1f} a decision")

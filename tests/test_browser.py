@@ -216,7 +216,7 @@ def test_a_game_against_bots_in_the_browser(browser: Browser, base_url: str, wid
     seat_kinds = page.locator("select[name=seat1] option").evaluate_all(
         "options => options.map((o) => o.value)"
     )
-    assert seat_kinds == ["expert", "defensive", "efficiency", "random", "human"]
+    assert seat_kinds == ["master", "expert", "defensive", "efficiency", "random", "human"]
     for seat in (1, 2, 3):
         page.select_option(f"select[name=seat{seat}]", "efficiency")
     page.select_option("#rule-menu select[data-rule=red_fives]", "0")

@@ -12,9 +12,17 @@ from riichi.bots.master import MasterBot
 from riichi.bots.play import play_match
 from riichi.bots.review import review_match
 from riichi.bots.reviewers import reviewer_for
-from riichi.bots.search import World, built_hand, resume, sample_world, unseen
+from riichi.bots.search import (
+    World,
+    answering,
+    built_hand,
+    pending,
+    resume,
+    sample_world,
+    unseen,
+)
 from riichi.game import ActionType, Match, Observation, observe
-from riichi.game.kyoku import Phase, _waits_mask
+from riichi.game.kyoku import Kyoku, Phase, _waits_mask
 from riichi.game.wall import Wall
 from riichi.hand import shanten
 from riichi.rules import Length, find_ruleset
@@ -57,26 +65,59 @@ def test_a_hand_taken_up_from_its_true_tiles_plays_on_as_the_hand_did() -> None:
         match = own_turn(seed, after)
         k = match.kyoku
         seat = k.current
-        obs = observe(match, seat)
-        world = World(
-            tuple(tuple(s.hand) for s in k.seats),
-            tuple(k.live[k.draw_index :]),
-            tuple(k.wall.rinshan),
-            tuple(k.wall.dora),
-            tuple(k.wall.ura),
-        )
-        copy = resume(obs, world)
-        hand = len(match.results)
+        plays_on_as_the_hand_did(match, observe(match, seat), seed)
+
+
+def true_world(k: Kyoku) -> World:
+    """The world as it truly lies."""
+    return World(
+        tuple(tuple(s.hand) for s in k.seats),
+        tuple(k.live[k.draw_index :]),
+        tuple(k.wall.rinshan),
+        tuple(k.wall.dora),
+        tuple(k.wall.ura),
+    )
+
+
+def plays_on_as_the_hand_did(match: Match, obs: Observation, seed: int) -> None:
+    """Resumed from the true world where ``obs`` was seen, the same actions give the same
+    legal choices as the match (a copy) and the hand the same result."""
+    match = match.copy()
+    copy = resume(obs, true_world(match.kyoku))
+    pending(obs, copy)
+    hand = len(match.results)
+    bots = [make_bot("expert", f"{seed}:{s}") for s in range(4)]
+    while len(match.results) == hand:
+        legal = match.legal_actions()
+        assert copy.legal_actions() == legal
+        s = next(iter(legal))
+        action = bots[s].act(observe(match, s))
+        match.apply(s, action)
+        copy.apply(s, action)
+    assert copy.phase is Phase.OVER and copy.result is not None
+    assert copy.result.deltas == match.results[-1].deltas
+
+
+def test_a_hand_taken_up_where_a_seat_may_call_plays_on_as_the_hand_did() -> None:
+    """Where a seat may chi or pon a discard, the hand is taken up at the discarder's
+    turn with the tile back in its hand, and let go again: the same seats are asked
+    the same answers, and the hand goes on as it did. One of the discards is a
+    riichi declaration, whose stick is paid only once nobody rons it."""
+    declared = 0
+    for seed in range(6):
+        match = Match(find_ruleset("online"), seed, ["a", "b", "c", "d"])
         bots = [make_bot("expert", f"{seed}:{s}") for s in range(4)]
-        while len(match.results) == hand:
-            legal = match.legal_actions()
-            assert copy.legal_actions() == legal
-            s = next(iter(legal))
-            action = bots[s].act(observe(match, s))
-            match.apply(s, action)
-            copy.apply(s, action)
-        assert copy.phase is Phase.OVER and copy.result is not None
-        assert copy.result.deltas == match.results[-1].deltas
+        checked = 0
+        while checked < 3:
+            seat = next(iter(match.legal_actions()))
+            obs = observe(match, seat)
+            claim = answering(obs)
+            if claim is not None and not match.kyoku.answers:  # the first seat asked
+                plays_on_as_the_hand_did(match, obs, seed)
+                checked += 1
+                declared += claim[2]
+            match.apply(seat, bots[seat].act(obs))
+    assert declared >= 1
 
 
 def check_worlds(obs: Observation, rng: random.Random, count: int) -> None:

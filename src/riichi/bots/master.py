@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from riichi.bots.expert import ExpertBot, Valued
-from riichi.bots.search import option_values, worlds_for
+from riichi.bots.search import answering, option_values, worlds_for
 from riichi.game import Action, Observation
 
 # Options within this many points (as the match weighs them) of expert's best are
@@ -44,11 +44,20 @@ WIDTH = 3
 # ``threat``; 0 searches at every turn)
 THREAT = 0.5
 ROLLOUTS = 48  # worlds in a batch: each option is played out in each
+# whether a call on another's discard (a chi or pon against the pass) is searched
+CALLS = False
 BATCHES = 4  # batches at most, while an option looks better but not yet surely
 # expert's best is left for another option only when the search finds that one worth
 # more by this many standard errors of the difference (on the same worlds): with two
 # options beside expert's and nothing between them, one time in twenty or so
 CONFIDENCE = 2.0
+# In the match's last hand a result is valued by the place it leaves, and a place
+# moves by thousands of points: the means differ by much less than the spread of
+# one world's results, so the errors are wide and two of them are seldom beaten,
+# while on the true walls (bench/search_truth.py) the search's differences there
+# are worth about what expert's are. There the master adds the two and leaves
+# expert's best for the option they value most, when that is this much above it.
+LAST_MARGIN = 100.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,13 +65,14 @@ class Searched:
     """One searched decision: the options as `expert` values them (its best first), the
     search's mean worth of each (as the match weighs points), the standard error of
     its difference with the best's (world by world), and its mean change of the
-    seat's score, over ``worlds`` worlds."""
+    seat's score, over ``worlds`` worlds; ``last``: in the match's last hand."""
 
     options: tuple[Valued, ...]
     means: tuple[float, ...]
     errors: tuple[float, ...]  # of each mean's difference with expert's best's
     points: tuple[float, ...]
     worlds: int
+    last: bool
 
 
 class MasterBot(ExpertBot):
@@ -78,10 +88,11 @@ class MasterBot(ExpertBot):
         width: int = WIDTH,
         batches: int = BATCHES,
         threat: float = THREAT,
+        calls: bool = CALLS,
     ) -> None:
         super().__init__(seed)
         self.rollouts, self.close, self.width = rollouts, close, width
-        self.batches, self.threat = batches, threat
+        self.batches, self.threat, self.calls = batches, threat, calls
         self.searched: Searched | None = None  # the last decision searched, if it was
 
     def evaluate(self, observation: Observation) -> list[Valued]:
@@ -96,7 +107,8 @@ class MasterBot(ExpertBot):
             return valued
         self.searched = found = self.search(observation, options)
         means, errors = found.means, found.errors
-        chosen = choice(means, errors)
+        experts = [v.value or 0.0 for v in options]
+        chosen = choice(means, errors, experts if found.last else None)
         rest = sorted((i for i in range(len(options)) if i != chosen), key=lambda i: -means[i])
         anchor = options[0].value or 0.0  # expert's best: not a rule's choice, so valued
         # an option the worlds found better by less than the noise is valued no higher
@@ -112,7 +124,11 @@ class MasterBot(ExpertBot):
         """At its own turn after a draw, not in riichi, where it matters: against a
         likely ready hand, or in the match's last hand."""
         assert observation.seat is not None
-        if self.rollouts <= 0 or observation.drawn is None or observation.riichi[observation.seat]:
+        if self.rollouts <= 0:
+            return False
+        if answering(observation) is not None:
+            return self.calls
+        if observation.drawn is None or observation.riichi[observation.seat]:
             return False
         if self.threat <= 0:  # everywhere
             return True
@@ -159,7 +175,9 @@ class MasterBot(ExpertBot):
             if best > 1 or best <= 0.5:  # sure, or not even half way there
                 break
         points = tuple(statistics.fmean(c) for c in changes)
-        return Searched(tuple(options), tuple(means), tuple(errors), points, len(worths[0]))
+        return Searched(
+            tuple(options), tuple(means), tuple(errors), points, len(worths[0]), not scene.spread
+        )
 
     def _key(self, obs: Observation) -> str:
         """The worlds' seed: this bot's seed and everything the seat sees."""
@@ -180,10 +198,23 @@ class MasterBot(ExpertBot):
         return hashlib.sha256(where.encode()).hexdigest()
 
 
-def choice(means: Sequence[float], errors: Sequence[float], confidence: float = CONFIDENCE) -> int:
+def choice(
+    means: Sequence[float],
+    errors: Sequence[float],
+    experts: Sequence[float] | None = None,
+    confidence: float = CONFIDENCE,
+) -> int:
     """Which option to play, of those searched (expert's best first, with each one's
     mean worth and the standard error of its difference with the best's): the best,
-    unless others beat it by ``confidence`` standard errors; then the one worth most."""
+    unless others beat it by ``confidence`` standard errors; then the one worth most.
+    In the match's last hand (``experts``: expert's values of the options) the one
+    whose search and expert together value it most above the best, by LAST_MARGIN."""
+    if experts is not None:
+        above = [
+            means[i] - means[0] + experts[i] - experts[0] - LAST_MARGIN for i in range(len(means))
+        ]
+        best = max(range(1, len(means)), key=lambda i: above[i], default=0)
+        return best if best and above[best] > 0 else 0
     beating = [
         i for i in range(1, len(means)) if sureness(means[i] - means[0], errors[i], confidence) > 1
     ]

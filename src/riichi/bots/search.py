@@ -232,24 +232,43 @@ def melds_of(obs: Observation, seat: int) -> list[Meld]:
     return melds
 
 
+def answering(obs: Observation) -> tuple[int, int, bool] | None:
+    """Where ``obs.seat`` may call another seat's discard: that seat, the tile, and
+    whether it declared riichi with it (the stick not yet paid)."""
+    if obs.drawn is not None or obs.current == obs.seat:
+        return None
+    if not any(a.type is ActionType.PON or a.type is ActionType.CHI for a in obs.legal):
+        return None
+    tile, _, riichi, _ = obs.discards[obs.current][-1]
+    return obs.current, tile, riichi
+
+
 def resume(obs: Observation, world: World) -> Kyoku:
-    """The hand at ``obs.seat``'s turn (it has drawn), its hidden tiles as ``world``."""
-    assert obs.seat is not None and obs.drawn is not None
+    """The hand at ``obs.seat``'s turn (it has drawn), its hidden tiles as ``world``;
+    where ``obs.seat`` answers a discard instead, at the discarder's turn with the
+    tile back in its hand as if just drawn (`pending` lets it go again)."""
+    assert obs.seat is not None
+    claim = answering(obs)
+    assert obs.drawn is not None or claim is not None
     n = obs.rules.players
     seats = []
     for s in range(n):
-        seat = Seat(hand=list(world.hands[s]))
+        hand, river, riichi = list(world.hands[s]), list(obs.discards[s]), obs.riichi[s]
+        if claim is not None and s == claim[0]:
+            hand.append(claim[1])
+            river.pop()
+            riichi = riichi and not claim[2]  # declared with this very tile
+        seat = Seat(hand=hand)
         seat.melds = melds_of(obs, s)
         seat.kita = list(obs.kita[s])
-        seat.discards = [DiscardInfo(t, g, r, c) for t, g, r, c in obs.discards[s]]
-        seat.riichi = obs.riichi[s]
-        if seat.riichi:
-            river = obs.discards[s]
+        seat.discards = [DiscardInfo(t, g, r, c) for t, g, r, c in river]
+        seat.riichi = riichi
+        if riichi:
             seat.double_riichi = bool(river) and river[0][2] and len(river) <= 1
             # a riichi declared with the seat's last discard still has its ippatsu,
             # unless a call broke it
             seat.ippatsu = obs.rules.ippatsu and river[-1][2] and not any(obs.melds)
-        seat.drew = bool(seat.discards) or s == obs.seat
+        seat.drew = bool(seat.discards) or s == obs.seat or (claim is not None and s == claim[0])
         seats.append(seat)
     owners, kitas = _kan_count(obs)
     wall = Wall(
@@ -260,6 +279,8 @@ def resume(obs: Observation, world: World) -> Kyoku:
         list(world.ura),
         n,
     )
+    current, drawn = (claim[0], claim[1]) if claim is not None else (obs.seat, obs.drawn)
+    assert drawn is not None
     return Kyoku.resumed(
         obs.rules,
         wall,
@@ -269,13 +290,22 @@ def resume(obs: Observation, world: World) -> Kyoku:
         honba=obs.honba,
         sticks=obs.sticks,
         scores=list(obs.scores),
-        current=obs.seat,
-        drawn=obs.drawn,
+        current=current,
+        drawn=drawn,
         live=list(world.live),
         kan_owners=owners,
         kitas=kitas,
         dora_shown=len(obs.dora_indicators),
     )
+
+
+def pending(obs: Observation, kyoku: Kyoku) -> None:
+    """On a hand `resume` took up where ``obs.seat`` answers a discard: the discard
+    let go again, so that the seat's answer is asked for as it was."""
+    claim = answering(obs)
+    if claim is not None:
+        discarder, tile, riichi = claim
+        kyoku.apply(discarder, (RIICHIS if riichi else DISCARDS)[tile])
 
 
 def play_out(kyoku: Kyoku, folding: int | None = None) -> list[int]:
@@ -380,6 +410,7 @@ def option_values(
         results = []
         for world in worlds:
             kyoku = resume(obs, world)
+            pending(obs, kyoku)
             kyoku.apply(obs.seat, action)
             results.append(play_out(kyoku, obs.seat if folds else None))
         out.append(results)
@@ -394,8 +425,10 @@ def worlds_for(obs: Observation, count: int, key: str) -> list[World]:
 
 __all__ = [
     "World",
+    "answering",
     "built_hand",
     "option_values",
+    "pending",
     "play_out",
     "resume",
     "sample_world",

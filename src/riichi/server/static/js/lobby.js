@@ -111,8 +111,8 @@ export async function showLobby() {
       const label = el("label", null, `Seat ${s + 1} `);
       const sel = el("select");
       sel.name = `seat${s}`;
-      // the ladder, strongest first
-      for (const kind of ["expert", "defensive", "efficiency", "random", "human"]) {
+      // the ladder, strongest first: master is expert with a search at close decisions
+      for (const kind of ["master", "expert", "defensive", "efficiency", "random", "human"]) {
         const opt = el("option", null, kind === "human" ? "a friend (link)" : `${kind} bot`);
         opt.value = kind;
         sel.appendChild(opt);
