@@ -8,7 +8,7 @@ import random
 from collections import Counter
 
 from riichi.bots import Agent, make_bot
-from riichi.bots.master import MasterBot
+from riichi.bots.master import LAST_MARGIN, MasterBot, choice
 from riichi.bots.play import play_match
 from riichi.bots.review import review_match
 from riichi.bots.reviewers import reviewer_for
@@ -286,3 +286,38 @@ def test_the_master_reviews_on_experts_scale_with_its_search_first() -> None:
     assert by_master.reviewer.startswith("master ") and by_master.unit == "points"
     assert len(by_master.decisions) == len(by_expert.decisions) > 5
     assert all(d.loss is not None and d.loss >= 0 for d in by_master.decisions)
+
+
+def test_in_the_last_hand_the_search_and_expert_are_weighed_together() -> None:
+    """Before the last hand an option leaves expert's best only by beating it by two
+    standard errors; in the last hand, by what the search and expert together value
+    it above the best, when that is more than LAST_MARGIN, however wide the errors."""
+    means, errors = [0.0, 900.0, 1200.0], [0.0, 800.0, 800.0]
+    experts = [5000.0, 4700.0, 3700.0]
+    assert choice(means, errors) == 0  # neither beats the best by two errors
+    # together: the second 900 - 300 = 600 above, the third 1200 - 1300 = -100
+    assert choice(means, errors, experts) == 1
+    assert choice([0.0, 390.0, 0.0], errors, experts) == 0  # 90: not by the margin
+    assert 390.0 - 300.0 < LAST_MARGIN < 410.0 - 300.0
+    assert choice([0.0, 410.0, 0.0], errors, experts) == 1
+
+
+def test_calls_are_searched_only_when_asked() -> None:
+    """A chi or pon against the pass is expert's to decide unless the master is made
+    with ``calls``; then the options are played out from the discard on."""
+    match = Match(find_ruleset("online"), 0, ["a", "b", "c", "d"])
+    bots = [make_bot("expert", f"0:{s}") for s in range(4)]
+    searched = 0
+    while searched < 3:
+        seat = next(iter(match.legal_actions()))
+        obs = observe(match, seat)
+        if answering(obs) is not None:
+            assert not MasterBot(0).thinks(obs)
+            caller = MasterBot(0, calls=True, rollouts=8, batches=1)
+            assert caller.thinks(obs)
+            action = caller.act(obs)
+            assert action in obs.legal
+            if caller.searched is not None:
+                assert caller.searched.worlds == 8
+                searched += 1
+        match.apply(seat, bots[seat].act(obs))

@@ -14,8 +14,12 @@ beats it by CONFIDENCE standard errors of their difference, world by world: a
 close call the worlds cannot tell apart stays `expert`'s. Where an option looks
 better by half that, but not yet surely, it draws as many worlds again, up to
 ``batches`` times: the search spends its time where the answer is in doubt.
+In the match's last hand, where a place is all a result is worth and the errors
+are too wide for that test, it plays the option the search and `expert` together
+value most, where that is LAST_MARGIN above `expert`'s best.
 An option `expert` values as folding is played out folding.
-Everywhere else it plays as `expert`.
+Everywhere else it plays as `expert` (with ``calls``, a chi or pon against the
+pass is searched too; off, as it measured no better).
 
 The worlds are drawn from the seed and the situation (the hand, the rivers, the
 scores), so the same situation is played the same way.

@@ -7,7 +7,8 @@ not seen (its observation, nothing else), and where a seat is in riichi its hand
 is drawn ready and not furiten on its own river, as a riichi says it is; any other
 hand is drawn as its seat would have built it, taking one more tile and letting the
 least useful go once for each tile it let go from the hand. Each world
-becomes a `Kyoku` taken up at the seat's turn (`Kyoku.resumed`), on which an option
+becomes a `Kyoku` taken up at the seat's turn (`Kyoku.resumed`; where the seat may
+call a discard, at the discarder's turn, the tile let go again), on which an option
 is played out to the end of the hand with a fast policy for every seat: win when
 able, riichi when ready and closed, otherwise the discard that keeps the hand
 nearest to ready, no calls, and folding (the tiles a riichi cannot ron first)
