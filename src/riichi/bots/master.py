@@ -126,7 +126,7 @@ class MasterBot(ExpertBot):
 
     def thinks(self, observation: Observation) -> bool:
         """At its own turn after a draw, not in riichi, where it matters: against a
-        likely ready hand, or in the match's last hand."""
+        likely ready hand, or in the match's last hand; at a chi or pon, with ``calls``."""
         assert observation.seat is not None
         if self.rollouts <= 0:
             return False
