@@ -93,10 +93,12 @@ class MasterBot(ExpertBot):
         batches: int = BATCHES,
         threat: float = THREAT,
         calls: bool = CALLS,
+        last_margin: float | None = LAST_MARGIN,
     ) -> None:
         super().__init__(seed)
         self.rollouts, self.close, self.width = rollouts, close, width
         self.batches, self.threat, self.calls = batches, threat, calls
+        self.last_margin = last_margin  # None: by standard errors in the last hand too
         self.searched: Searched | None = None  # the last decision searched, if it was
 
     def evaluate(self, observation: Observation) -> list[Valued]:
@@ -111,8 +113,11 @@ class MasterBot(ExpertBot):
             return valued
         self.searched = found = self.search(observation, options)
         means, errors = found.means, found.errors
-        experts = [v.value or 0.0 for v in options]
-        chosen = choice(means, errors, experts if found.last else None)
+        margin = self.last_margin
+        if found.last and margin is not None:
+            chosen = choice(means, errors, [v.value or 0.0 for v in options], margin=margin)
+        else:
+            chosen = choice(means, errors)
         rest = sorted((i for i in range(len(options)) if i != chosen), key=lambda i: -means[i])
         anchor = options[0].value or 0.0  # expert's best: not a rule's choice, so valued
         # an option the worlds found better by less than the noise is valued no higher
@@ -207,16 +212,15 @@ def choice(
     errors: Sequence[float],
     experts: Sequence[float] | None = None,
     confidence: float = CONFIDENCE,
+    margin: float = LAST_MARGIN,
 ) -> int:
     """Which option to play, of those searched (expert's best first, with each one's
     mean worth and the standard error of its difference with the best's): the best,
     unless others beat it by ``confidence`` standard errors; then the one worth most.
     In the match's last hand (``experts``: expert's values of the options) the one
-    whose search and expert together value it most above the best, by LAST_MARGIN."""
+    whose search and expert together value it most above the best, by ``margin``."""
     if experts is not None:
-        above = [
-            means[i] - means[0] + experts[i] - experts[0] - LAST_MARGIN for i in range(len(means))
-        ]
+        above = [means[i] - means[0] + experts[i] - experts[0] - margin for i in range(len(means))]
         best = max(range(1, len(means)), key=lambda i: above[i], default=0)
         return best if best and above[best] > 0 else 0
     beating = [
