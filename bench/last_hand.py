@@ -26,9 +26,8 @@ from riichi.bots import make_bot
 from riichi.bots.expert import ExpertBot
 from riichi.bots.master import LAST_MARGIN, MasterBot
 from riichi.bots.play import play_match
-from riichi.game import Action, Match, observe
+from riichi.game import Match, observe
 from riichi.game.stats import seat_stats
-from riichi.rules import find_ruleset
 
 
 def in_last_hand(match: Match) -> bool:
@@ -41,13 +40,13 @@ def one(path: str) -> tuple[float, bool] | None:
     with it gave the recorded places (None: the match ended before its last hand)."""
     with open(path) as f:
         record = json.load(f)
-    names = record["players"]
-    match = Match(find_ruleset(record["rules"]["name"]), record["seed"], names)
-    for a in record["actions"]:
+    played = Match.from_record(record)
+    names = played.players
+    match = Match(played.rules, played.seed, names)
+    for seat, action in played.actions:
         if in_last_hand(match):
             break
-        seat = a.pop("seat")
-        match.apply(seat, Action.from_dict(a))
+        match.apply(seat, action)
     if match.over or not in_last_hand(match):
         return None
     masters = [s for s, n in enumerate(names) if n.startswith("master")]

@@ -122,9 +122,9 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, half
 
 
-def gain(note: dict[str, Any], sure: float = CONFIDENCE, last_rule: bool = True) -> float:
+def gain(note: dict[str, Any], sure: float = CONFIDENCE) -> float:
     """What the search's choice was worth on the true walls against expert's."""
-    return float(note["truth"][chosen(note, sure, last_rule)] - note["truth"][0])
+    return float(note["truth"][chosen(note, sure)] - note["truth"][0])
 
 
 def row(name: str, sure: str, notes: list[dict[str, Any]], pick: Any) -> None:

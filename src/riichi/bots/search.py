@@ -250,7 +250,8 @@ def resume(obs: Observation, world: World) -> Kyoku:
     tile back in its hand as if just drawn (`pending` lets it go again)."""
     assert obs.seat is not None
     claim = answering(obs)
-    assert obs.drawn is not None or claim is not None
+    current, drawn = (claim[0], claim[1]) if claim is not None else (obs.seat, obs.drawn)
+    assert drawn is not None
     n = obs.rules.players
     seats = []
     for s in range(n):
@@ -269,7 +270,7 @@ def resume(obs: Observation, world: World) -> Kyoku:
             # a riichi declared with the seat's last discard still has its ippatsu,
             # unless a call broke it
             seat.ippatsu = obs.rules.ippatsu and river[-1][2] and not any(obs.melds)
-        seat.drew = bool(seat.discards) or s == obs.seat or (claim is not None and s == claim[0])
+        seat.drew = bool(seat.discards) or s == current
         seats.append(seat)
     owners, kitas = _kan_count(obs)
     wall = Wall(
@@ -280,8 +281,6 @@ def resume(obs: Observation, world: World) -> Kyoku:
         list(world.ura),
         n,
     )
-    current, drawn = (claim[0], claim[1]) if claim is not None else (obs.seat, obs.drawn)
-    assert drawn is not None
     return Kyoku.resumed(
         obs.rules,
         wall,
