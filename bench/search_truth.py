@@ -10,7 +10,8 @@ are worth when expert plays on, and how that depends on how sure the search was.
 Not a test.
 
     python bench/search_truth.py [--matches 8] [--seed 700] [--jobs 2] [--rollouts 48]
-        [--threat 0.5] [--out decisions.jsonl] [--against earlier.jsonl] [--read run.jsonl]
+        [--threat 0.5] [--playout fast] [--batches 4] [--out decisions.jsonl]
+        [--against earlier.jsonl] [--read run.jsonl]
 
 With ``--against`` (the ``--out`` of an earlier run on the same seeds, with the
 search changed between the two), the gain of the changed search's choices over the
@@ -29,7 +30,15 @@ from functools import partial
 from typing import Any
 
 from riichi.bots import make_bot
-from riichi.bots.master import CONFIDENCE, THREAT, MasterBot, choice
+from riichi.bots.master import (
+    BATCHES,
+    CONFIDENCE,
+    PLAYOUT,
+    PLAYOUTS,
+    THREAT,
+    MasterBot,
+    choice,
+)
 from riichi.bots.search import answering
 from riichi.game import Action, Match, observe
 from riichi.rules import find_ruleset
@@ -50,11 +59,14 @@ def truth(match: Match, seat: int, action: Action, bots: list[Any]) -> list[int]
     return [a - b for a, b in zip(copy.scores, before, strict=True)]
 
 
-def one_match(job: tuple[int, str, int, float]) -> list[dict[str, Any]]:
-    seed, rules, rollouts, threat = job
+def one_match(job: tuple[int, str, int, float, str, int]) -> list[dict[str, Any]]:
+    seed, rules, rollouts, threat, playout, batches = job
     match = Match(find_ruleset(rules), seed, ["a", "b", "c", "d"])
     bots = [make_bot("expert", f"{seed}:{s}") for s in range(4)]
-    masters = [MasterBot(f"{seed}:{s}", rollouts=rollouts, threat=threat) for s in range(4)]
+    masters = [
+        MasterBot(f"{seed}:{s}", rollouts=rollouts, threat=threat, playout=playout, batches=batches)
+        for s in range(4)
+    ]
     notes = []
     while not match.over:
         seat = next(iter(match.legal_actions()))
@@ -185,6 +197,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=700)
     parser.add_argument("--rules", default="online")
     parser.add_argument("--rollouts", type=int, default=48)
+    parser.add_argument("--batches", type=int, default=BATCHES)
+    parser.add_argument("--playout", choices=PLAYOUTS, default=PLAYOUT)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", default=None)
     parser.add_argument("--against", default=None, help="an earlier --out on the same seeds")
@@ -201,7 +215,8 @@ def main() -> None:
         notes = load(args.read)
     else:
         jobs = [
-            (args.seed + g, args.rules, args.rollouts, args.threat) for g in range(args.matches)
+            (args.seed + g, args.rules, args.rollouts, args.threat, args.playout, args.batches)
+            for g in range(args.matches)
         ]
         with ProcessPoolExecutor(args.jobs) as pool:
             for found in pool.map(one_match, jobs):

@@ -7,9 +7,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from riichi.bots import Agent, make_bot
 from riichi.bots.master import LAST_MARGIN, MasterBot, choice
-from riichi.bots.play import play_match
 from riichi.bots.review import review_match
 from riichi.bots.reviewers import reviewer_for
 from riichi.bots.search import (
@@ -17,6 +18,7 @@ from riichi.bots.search import (
     answering,
     built_hand,
     pending,
+    play_out,
     resume,
     sample_world,
     unseen,
@@ -66,6 +68,24 @@ def test_a_hand_taken_up_from_its_true_tiles_plays_on_as_the_hand_did() -> None:
         k = match.kyoku
         seat = k.current
         plays_on_as_the_hand_did(match, observe(match, seat), seed)
+
+
+def test_played_out_by_experts_from_its_true_tiles_a_hand_ends_as_it_did() -> None:
+    """Played out by experts (the master's ``playout="expert"``), a hand taken up from
+    its true hidden tiles is shown to each seat as the match shows it, so it ends with
+    the same changes of score as the match played on by the same experts."""
+    for seed, after in [(3, 30), (8, 95), (11, 160)]:
+        match = own_turn(seed, after)
+        obs = observe(match, match.kyoku.current)
+        bots = [make_bot("expert", f"{seed}:{s}") for s in range(4)]
+        played = play_out(resume(obs, true_world(match.kyoku)), players=bots)
+        before, hand = list(match.scores), len(match.results)
+        while len(match.results) == hand:
+            seat = next(iter(match.legal_actions()))
+            match.apply(seat, bots[seat].act(observe(match, seat)))
+        assert not match.over
+        assert played == [a - b for a, b in zip(match.scores, before, strict=True)]
+        assert any(played)  # somebody won, or paid for being not ready
 
 
 def true_world(k: Kyoku) -> World:
@@ -234,15 +254,28 @@ def test_in_the_last_hand_the_master_plays_a_surer_first_place_over_points() -> 
     assert searched.worlds == 300  # sure at the first batch: no more drawn
 
 
-def test_the_master_plays_only_legal_actions_and_the_same_way_for_a_seed() -> None:
-    rules = find_ruleset("daily-wall")  # one hand
+@pytest.mark.parametrize("playout", ["fast", "expert"])
+def test_the_master_plays_only_legal_actions_and_the_same_way_for_a_seed(playout: str) -> None:
+    """Whoever plays its worlds out: the fast policy, or experts."""
+    rules = find_ruleset("daily-wall")  # one hand: its last, where every close turn is searched
 
     def played() -> list[tuple[int, object]]:
-        bots = [MasterBot(f"7:{s}", rollouts=6) for s in range(4)]
-        match = play_match(Match(rules, 7, [b.name for b in bots]), bots)
+        """The hand's actions to its end, or to its fourth searched decision."""
+        bots = [MasterBot(f"7:{s}", rollouts=4, batches=1, playout=playout) for s in range(4)]
+        match, searched = Match(rules, 7, [b.name for b in bots]), 0
+        while not match.over and searched < 4:
+            seat = next(iter(match.legal_actions()))
+            match.apply(seat, bots[seat].act(observe(match, seat)))
+            searched += bots[seat].searched is not None
+        assert searched == 4
         return list(match.actions)
 
     assert played() == played()
+
+
+def test_a_playout_the_master_does_not_know_is_refused() -> None:
+    with pytest.raises(ValueError, match="no playout 'greedy'"):
+        MasterBot(playout="greedy")
 
 
 def test_the_search_sees_only_what_the_seat_saw() -> None:

@@ -17,7 +17,11 @@ better by half that, but not yet surely, it draws as many worlds again, up to
 In the match's last hand, where a place is all a result is worth and the errors
 are too wide for that test, it plays the option the search and `expert` together
 value most, where that is LAST_MARGIN above `expert`'s best.
-An option `expert` values as folding is played out folding.
+An option `expert` values as folding is played out folding. With ``playout="expert"``
+the worlds are played out by an `expert` at every seat instead of the fast policy
+(calls, riichi and folding as `expert` plays them: the search then weighs each option
+by how the hand goes on when experts play it, at some forty times the cost of a
+world).
 Everywhere else it plays as `expert` (with ``calls``, a chi or pon against the
 pass is searched too; off, as it measured no better).
 
@@ -62,6 +66,9 @@ CONFIDENCE = 2.0
 # are worth about what expert's are. There the master adds the two and leaves
 # expert's best for the option they value most, when that is this much above it.
 LAST_MARGIN = 100.0
+# who plays the worlds out: the fast policy (search.play_out), or `expert` at every seat
+PLAYOUTS = ("fast", "expert")
+PLAYOUT = "fast"
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,12 +101,16 @@ class MasterBot(ExpertBot):
         threat: float = THREAT,
         calls: bool = CALLS,
         last_margin: float | None = LAST_MARGIN,
+        playout: str = PLAYOUT,
     ) -> None:
         super().__init__(seed)
         self.rollouts, self.close, self.width = rollouts, close, width
         self.batches, self.threat, self.calls = batches, threat, calls
         self.last_margin = last_margin  # None: by standard errors in the last hand too
         self.searched: Searched | None = None  # the last decision searched, if it was
+        if playout not in PLAYOUTS:
+            raise ValueError(f"no playout {playout!r}: one of {', '.join(PLAYOUTS)}")
+        self.players = None if playout == "fast" else [ExpertBot(f"{seed}:{s}") for s in range(4)]
 
     def evaluate(self, observation: Observation) -> list[Valued]:
         """As `expert`'s, with the searched options first, best first; the rest after
@@ -173,7 +184,7 @@ class MasterBot(ExpertBot):
         changes: list[list[int]] = [[] for _ in options]
         for batch in range(max(1, self.batches)):
             worlds = worlds_for(obs, self.rollouts, f"{key}:{batch}")
-            for i, ds in enumerate(option_values(obs, moves, worlds)):
+            for i, ds in enumerate(option_values(obs, moves, worlds, self.players)):
                 worths[i] += [self._worth_after(scene, d) for d in ds]
                 changes[i] += [d[seat] for d in ds]
             means = [statistics.fmean(w) for w in worths]

@@ -13,7 +13,8 @@ is played out to the end of the hand with a fast policy for every seat: win when
 able, riichi when ready and closed, otherwise the discard that keeps the hand
 nearest to ready, no calls, and folding (the tiles a riichi cannot ron first)
 when another seat is in riichi and the hand is two or more from ready, or when
-the searching seat chose to fold.
+the searching seat chose to fold; or played out by players given (one a seat), each
+shown the hand as its seat sees it (`riichi.game.observe.hand_view`).
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from riichi.bots.agent import Agent
 from riichi.game import Action, ActionType, Observation
 from riichi.game.actions import DISCARDS, RIICHIS
 from riichi.game.kyoku import DiscardInfo, Kyoku, Phase, Seat
+from riichi.game.observe import hand_view
 from riichi.game.wall import KITA_RINSHAN_TILES, MAX_INDICATORS, RINSHAN_TILES, Wall, tile_set
 from riichi.hand.shanten import replacement
 from riichi.scoring import Meld, MeldType
@@ -308,16 +311,24 @@ def pending(obs: Observation, kyoku: Kyoku) -> None:
         kyoku.apply(discarder, (RIICHIS if riichi else DISCARDS)[tile])
 
 
-def play_out(kyoku: Kyoku, folding: int | None = None) -> list[int]:
+def play_out(
+    kyoku: Kyoku, folding: int | None = None, players: Sequence[Agent] | None = None
+) -> list[int]:
     """Play ``kyoku`` to the hand's end with the fast policy (``folding``: a seat that
-    folds whatever its hand); each seat's change of score."""
+    folds whatever its hand), or with ``players``, one a seat, each shown what its seat
+    sees; each seat's change of score."""
     start = list(kyoku.scores)
     for _ in range(MAX_STEPS):
         waiting = kyoku.legal_actions()
         if not waiting:
             break
         seat, legal = next(iter(waiting.items()))
-        kyoku.apply(seat, _policy(kyoku, seat, legal, seat == folding))
+        if players is None:
+            action = _policy(kyoku, seat, legal, seat == folding)
+        else:
+            view = hand_view(kyoku.rules, kyoku, seat, tuple(kyoku.scores), tuple(legal))
+            action = players[seat].act(view)
+        kyoku.apply(seat, action)
     return [after - before for after, before in zip(kyoku.scores, start, strict=True)]
 
 
@@ -401,9 +412,11 @@ def option_values(
     obs: Observation,
     options: Sequence[tuple[Action, bool]],
     worlds: Sequence[World],
+    players: Sequence[Agent] | None = None,
 ) -> list[list[list[int]]]:
     """For each (action, folds after it) option, each world's changes of score when
-    the option is taken in it and the hand played out."""
+    the option is taken in it and the hand played out (by the fast policy, or by
+    ``players``, who decide for themselves whether to fold)."""
     assert obs.seat is not None
     out = []
     for action, folds in options:
@@ -412,7 +425,7 @@ def option_values(
             kyoku = resume(obs, world)
             pending(obs, kyoku)
             kyoku.apply(obs.seat, action)
-            results.append(play_out(kyoku, obs.seat if folds else None))
+            results.append(play_out(kyoku, obs.seat if folds else None, players))
         out.append(results)
     return out
 

@@ -76,18 +76,32 @@ def observe(match: Match, seat: int | None, kyoku: Kyoku | None = None) -> Obser
     """The observation of ``seat``, or of a spectator when ``seat`` is None; of the hand
     ``kyoku`` when given (a hand that has ended, as it stood at its end)."""
     k = match.kyoku if kyoku is None else kyoku
-    mine = k.seats[seat] if seat is not None else None
     # a hand that has ended offers nobody anything
     live = kyoku is None or kyoku is match.kyoku
     legal = tuple(match.legal_actions().get(seat, ())) if seat is not None and live else ()
+    return hand_view(match.rules, k, seat, tuple(match.scores), legal, match.over)
+
+
+def hand_view(
+    rules: RuleSet,
+    k: Kyoku,
+    seat: int | None,
+    scores: tuple[int, ...],
+    legal: tuple[Action, ...],
+    over: bool = False,
+) -> Observation:
+    """What ``seat`` (None: a spectator) sees of the hand ``k``, with the match's
+    ``scores``, the seat's ``legal`` actions, and whether the match is ``over``:
+    `observe` of a match, or of a hand played on by itself (a search's)."""
+    mine = k.seats[seat] if seat is not None else None
     return Observation(
         seat=seat,
-        rules=match.rules,
+        rules=rules,
         round_wind=k.round_wind,
         dealer=k.dealer,
         honba=k.honba,
         sticks=k.sticks,
-        scores=tuple(match.scores),
+        scores=scores,
         live_left=k.live_left(),
         dora_indicators=tuple(k.dora_indicators()),
         hand=None if mine is None else tuple(sorted(mine.hand)),
@@ -102,5 +116,5 @@ def observe(match: Match, seat: int | None, kyoku: Kyoku | None = None) -> Obser
         riichi=tuple(s.riichi for s in k.seats),
         current=k.current,
         legal=legal,
-        over=match.over,
+        over=over,
     )
