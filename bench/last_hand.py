@@ -41,8 +41,7 @@ def one(path: str) -> tuple[float, bool] | None:
     with open(path) as f:
         record = json.load(f)
     played = Match.from_record(record)
-    names = played.players
-    match = Match(played.rules, played.seed, names)
+    names, match = played.players, played.restarted()
     for seat, action in played.actions:
         if in_last_hand(match):
             break
