@@ -77,10 +77,12 @@ def main() -> None:
     diffs = [d for d, _ in found]
     same = sum(ok for _, ok in found)
     changed = sum(d != 0 for d in diffs)
-    mean = statistics.fmean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
     print(f"{len(paths)} matches, {len(found)} reached their last hand, {changed} placed otherwise")
     print(f"played on with the rule as recorded: {same} of {len(found)}")
+    if len(diffs) < 2:  # no spread to tell a difference from chance
+        return
+    mean = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
     print(f"the rule puts the masters ahead by {mean:+.4f} places a match (95% ± {half:.4f})")
 
 

@@ -10,13 +10,16 @@ are worth when expert plays on, and how that depends on how sure the search was.
 Not a test.
 
     python bench/search_truth.py [--matches 8] [--seed 700] [--jobs 2] [--rollouts 48]
-        [--threat 0.5] [--playout fast] [--batches 4] [--out decisions.jsonl]
-        [--against earlier.jsonl] [--read run.jsonl]
+        [--threat 0.5] [--close 1000] [--width 3] [--playout fast] [--batches 4]
+        [--out decisions.jsonl] [--against earlier.jsonl] [--read run.jsonl]
 
 With ``--against`` (the ``--out`` of an earlier run on the same seeds, with the
 search changed between the two), the gain of the changed search's choices over the
 earlier one's, decision by decision: the same decisions on the same walls, so the
-luck of the walls cancels and what is left is what the change did.
+luck of the walls cancels and what is left is what the change did. The experts play
+the same match whatever the search finds, so where one search looked at a decision
+the other left alone (a wider ``--close``, another ``--threat``), the other played
+expert's choice there.
 """
 
 from __future__ import annotations
@@ -32,10 +35,12 @@ from typing import Any
 from riichi.bots import make_bot
 from riichi.bots.master import (
     BATCHES,
+    CLOSE,
     CONFIDENCE,
     PLAYOUT,
     PLAYOUTS,
     THREAT,
+    WIDTH,
     MasterBot,
     choice,
 )
@@ -59,14 +64,11 @@ def truth(match: Match, seat: int, action: Action, bots: list[Any]) -> list[int]
     return [a - b for a, b in zip(copy.scores, before, strict=True)]
 
 
-def one_match(job: tuple[int, str, int, float, str, int]) -> list[dict[str, Any]]:
-    seed, rules, rollouts, threat, playout, batches = job
+def one_match(job: tuple[int, str, dict[str, Any]]) -> list[dict[str, Any]]:
+    seed, rules, search = job
     match = Match(find_ruleset(rules), seed, ["a", "b", "c", "d"])
     bots = [make_bot("expert", f"{seed}:{s}") for s in range(4)]
-    masters = [
-        MasterBot(f"{seed}:{s}", rollouts=rollouts, threat=threat, playout=playout, batches=batches)
-        for s in range(4)
-    ]
+    masters = [MasterBot(f"{seed}:{s}", **search) for s in range(4)]
     notes = []
     while not match.over:
         seat = next(iter(match.legal_actions()))
@@ -85,6 +87,7 @@ def one_match(job: tuple[int, str, int, float, str, int]) -> list[dict[str, Any]
             notes.append(
                 {
                     "seed": seed,
+                    "at": len(match.actions),
                     "last": not scene.spread,
                     "call": answering(obs) is not None,
                     "threat": threatened,
@@ -170,20 +173,52 @@ def report(notes: list[dict[str, Any]]) -> None:
     print(f"an oracle that knew the walls: {best:.1f} a decision")
 
 
-def compare(notes: list[dict[str, Any]], earlier: list[dict[str, Any]]) -> None:
-    """The gain of these choices over an earlier run's, decision by decision."""
+def paired(
+    notes: list[dict[str, Any]], earlier: list[dict[str, Any]]
+) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
+    """Each decision either run searched, with the other run's note of it (None where
+    that run left it to expert): by match and action where the runs say so, else by
+    order, which holds only for runs that searched the same decisions."""
+    if all("at" in n for n in (*notes, *earlier)):
+        mine = {(n["seed"], n["at"]): n for n in notes}
+        theirs = {(n["seed"], n["at"]): n for n in earlier}
+        for key in mine.keys() & theirs.keys():
+            a, b = mine[key], theirs[key]
+            if a["truth"][0] != b["truth"][0]:
+                raise SystemExit(f"--against: decision {key} played otherwise (expert changed)")
+        pairs: list[tuple[dict[str, Any], dict[str, Any] | None]] = [
+            (n, theirs.get(key)) for key, n in mine.items()
+        ]
+        # a decision only the earlier run searched: this run played expert's choice
+        blank = {"truth": [0.0], "expert": [0.0], "means": [0.0], "errors": [0.0]}
+        pairs += [({**n, **blank}, n) for key, n in theirs.items() if key not in mine]
+        return pairs
     same = len(notes) == len(earlier) and all(
         a["seed"] == b["seed"] and a["expert"] == b["expert"] and a["truth"][0] == b["truth"][0]
         for a, b in zip(notes, earlier, strict=True)
     )
     if not same:
         raise SystemExit("--against: not the same decisions (other seeds, or expert changed)")
+    return list(zip(notes, earlier, strict=True))
+
+
+def compare(notes: list[dict[str, Any]], earlier: list[dict[str, Any]]) -> None:
+    """The gain of these choices over an earlier run's, decision by decision."""
+    pairs = paired(notes, earlier)
+    mine = [a for a, _ in pairs]
+
+    def gain_of(note: dict[str, Any] | None) -> float:
+        return 0.0 if note is None else gain(note)
+
+    def chose(note: dict[str, Any] | None) -> int:
+        return 0 if note is None else chosen(note, CONFIDENCE)
+
     print(f"against the earlier run, at {CONFIDENCE} standard errors:")
-    for name, group in groups(notes).items():
+    for name, group in groups(mine).items():
         if not group:
             continue
-        diffs = [gain(notes[i]) - gain(earlier[i]) for i in group]
-        changed = sum(chosen(notes[i], CONFIDENCE) != chosen(earlier[i], CONFIDENCE) for i in group)
+        diffs = [gain_of(pairs[i][0]) - gain_of(pairs[i][1]) for i in group]
+        changed = sum(chose(pairs[i][0]) != chose(pairs[i][1]) for i in group)
         mean, half = interval(diffs)
         print(
             f"{name:>32} {len(group):6d} decisions, {changed:5d} chosen otherwise: "
@@ -208,16 +243,23 @@ def main() -> None:
         default=THREAT,
         help="search against a hand this likely ready (0: at every turn)",
     )
+    parser.add_argument("--close", type=float, default=CLOSE, help="points from expert's best")
+    parser.add_argument("--width", type=int, default=WIDTH, help="options searched at most")
     parser.add_argument("--read", default=None, help="report an earlier --out, playing nothing")
     args = parser.parse_args()
     notes: list[dict[str, Any]] = []
     if args.read:
         notes = load(args.read)
     else:
-        jobs = [
-            (args.seed + g, args.rules, args.rollouts, args.threat, args.playout, args.batches)
-            for g in range(args.matches)
-        ]
+        search = {
+            "rollouts": args.rollouts,
+            "threat": args.threat,
+            "playout": args.playout,
+            "batches": args.batches,
+            "close": args.close,
+            "width": args.width,
+        }
+        jobs = [(args.seed + g, args.rules, search) for g in range(args.matches)]
         with ProcessPoolExecutor(args.jobs) as pool:
             for found in pool.map(one_match, jobs):
                 notes.extend(found)
