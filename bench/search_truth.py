@@ -10,7 +10,7 @@ are worth when expert plays on, and how that depends on how sure the search was.
 Not a test.
 
     python bench/search_truth.py [--matches 8] [--seed 700] [--jobs 2] [--rollouts 48]
-        [--threat 0.5] [--close 1000] [--width 3] [--playout fast] [--batches 4]
+        [--threat 0.5] [--close 1000] [--width 3] [--dama] [--playout fast] [--batches 4]
         [--out decisions.jsonl] [--against earlier.jsonl] [--read run.jsonl]
 
 With ``--against`` (the ``--out`` of an earlier run on the same seeds, with the
@@ -245,6 +245,7 @@ def main() -> None:
     )
     parser.add_argument("--close", type=float, default=CLOSE, help="points from expert's best")
     parser.add_argument("--width", type=int, default=WIDTH, help="options searched at most")
+    parser.add_argument("--dama", action="store_true", help="a riichi let go played out silent")
     parser.add_argument("--read", default=None, help="report an earlier --out, playing nothing")
     args = parser.parse_args()
     notes: list[dict[str, Any]] = []
@@ -258,6 +259,7 @@ def main() -> None:
             "batches": args.batches,
             "close": args.close,
             "width": args.width,
+            "dama": args.dama,
         }
         jobs = [(args.seed + g, args.rules, search) for g in range(args.matches)]
         with ProcessPoolExecutor(args.jobs) as pool:

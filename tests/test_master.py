@@ -17,11 +17,14 @@ from riichi.bots.search import (
     World,
     answering,
     built_hand,
+    option_values,
+    passes_riichi,
     pending,
     play_out,
     resume,
     sample_world,
     unseen,
+    worlds_for,
 )
 from riichi.game import ActionType, Match, Observation, observe
 from riichi.game.kyoku import Kyoku, Phase, _waits_mask
@@ -354,3 +357,41 @@ def test_calls_are_searched_only_when_asked() -> None:
                 assert caller.searched.worlds == 8
                 searched += 1
         match.apply(seat, bots[seat].act(obs))
+
+
+def ready_turn(seed: int) -> Match:
+    """The first turn of a match of experts at which a seat may declare riichi."""
+    match = expert_until(seed, 0)
+    bots = [make_bot("expert", f"{seed}:{s}") for s in range(4)]
+    while True:
+        seat = next(iter(match.legal_actions()))
+        obs = observe(match, seat)
+        if any(a.type is ActionType.RIICHI for a in obs.legal):
+            return match
+        match.apply(seat, bots[seat].act(obs))
+
+
+def test_a_riichi_passed_by_is_played_out_silent() -> None:
+    """A seat that may declare riichi and lets the tile go silently has chosen to stay
+    silent: played out so (``dama``), it never declares in any world, while the fast
+    policy alone would declare at its next discard in some of them."""
+    match = ready_turn(5)
+    seat = match.kyoku.current
+    obs = observe(match, seat)
+    riichi = next(a for a in obs.legal if a.type is ActionType.RIICHI)
+    assert riichi.tile is not None
+    silent = next(a for a in obs.legal if a.type is ActionType.DISCARD and a.tile == riichi.tile)
+    assert passes_riichi(obs, silent) and not passes_riichi(obs, riichi)
+    declared = {True: 0, False: 0}
+    for world in worlds_for(obs, 40, "dama"):
+        for dama in (True, False):
+            kyoku = resume(obs, world)
+            kyoku.apply(seat, silent)
+            play_out(kyoku, silent=seat if dama else None)
+            declared[dama] += kyoku.seats[seat].riichi
+    assert declared[True] == 0 and declared[False] > 0
+    # the option values of the search play it so only when asked
+    worlds = worlds_for(obs, 40, "dama")
+    (quiet,) = option_values(obs, [(silent, False)], worlds, dama=True)
+    (late,) = option_values(obs, [(silent, False)], worlds)
+    assert quiet != late

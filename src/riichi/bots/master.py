@@ -21,7 +21,8 @@ An option `expert` values as folding is played out folding. With ``playout="expe
 the worlds are played out by an `expert` at every seat instead of the fast policy
 (calls, riichi and folding as `expert` plays them: the search then weighs each option
 by how the hand goes on when experts play it, at some forty times the cost of a
-world).
+world). With ``dama``, an option that lets a riichi go by is played out silent (the
+fast policy would declare at the next discard; measured no different, off).
 Everywhere else it plays as `expert` (with ``calls``, a chi or pon against the
 pass is searched too; off, as it measured no better).
 
@@ -69,6 +70,9 @@ LAST_MARGIN = 100.0
 # who plays the worlds out: the fast policy (search.play_out), or `expert` at every seat
 PLAYOUTS = ("fast", "expert")
 PLAYOUT = "fast"
+# whether an option that lets a riichi go by is played out silent (the fast policy
+# otherwise declares at the next discard: the silent option valued as a late riichi)
+DAMA = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +106,13 @@ class MasterBot(ExpertBot):
         calls: bool = CALLS,
         last_margin: float | None = LAST_MARGIN,
         playout: str = PLAYOUT,
+        dama: bool = DAMA,
     ) -> None:
         super().__init__(seed)
         self.rollouts, self.close, self.width = rollouts, close, width
         self.batches, self.threat, self.calls = batches, threat, calls
         self.last_margin = last_margin  # None: by standard errors in the last hand too
+        self.dama = dama
         self.searched: Searched | None = None  # the last decision searched, if it was
         if playout not in PLAYOUTS:
             raise ValueError(f"no playout {playout!r}: one of {', '.join(PLAYOUTS)}")
@@ -184,7 +190,7 @@ class MasterBot(ExpertBot):
         changes: list[list[int]] = [[] for _ in options]
         for batch in range(max(1, self.batches)):
             worlds = worlds_for(obs, self.rollouts, f"{key}:{batch}")
-            for i, ds in enumerate(option_values(obs, moves, worlds, self.players)):
+            for i, ds in enumerate(option_values(obs, moves, worlds, self.players, self.dama)):
                 worths[i] += [self._worth_after(scene, d) for d in ds]
                 changes[i] += [d[seat] for d in ds]
             means = [statistics.fmean(w) for w in worths]

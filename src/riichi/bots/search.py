@@ -13,8 +13,11 @@ is played out to the end of the hand with a fast policy for every seat: win when
 able, riichi when ready and closed, otherwise the discard that keeps the hand
 nearest to ready, no calls, and folding (the tiles a riichi cannot ron first)
 when another seat is in riichi and the hand is two or more from ready, or when
-the searching seat chose to fold; or played out by players given (one a seat), each
-shown the hand as its seat sees it (`riichi.game.observe.hand_view`).
+the searching seat chose to fold; and where the searching seat let go a tile it
+could have declared riichi with, it stays silent for the rest of the hand (with
+``dama``: else the policy would declare at its next discard, and the silent option
+would be valued as a riichi one turn late). Or played out by players given (one a
+seat), each shown the hand as its seat sees it (`riichi.game.observe.hand_view`).
 """
 
 from __future__ import annotations
@@ -312,11 +315,14 @@ def pending(obs: Observation, kyoku: Kyoku) -> None:
 
 
 def play_out(
-    kyoku: Kyoku, folding: int | None = None, players: Sequence[Agent] | None = None
+    kyoku: Kyoku,
+    folding: int | None = None,
+    players: Sequence[Agent] | None = None,
+    silent: int | None = None,
 ) -> list[int]:
     """Play ``kyoku`` to the hand's end with the fast policy (``folding``: a seat that
-    folds whatever its hand), or with ``players``, one a seat, each shown what its seat
-    sees; each seat's change of score."""
+    folds whatever its hand; ``silent``: a seat that never declares riichi), or with
+    ``players``, one a seat, each shown what its seat sees; each seat's change of score."""
     start = list(kyoku.scores)
     for _ in range(MAX_STEPS):
         waiting = kyoku.legal_actions()
@@ -324,7 +330,7 @@ def play_out(
             break
         seat, legal = next(iter(waiting.items()))
         if players is None:
-            action = _policy(kyoku, seat, legal, seat == folding)
+            action = _policy(kyoku, seat, legal, seat == folding, seat == silent)
         else:
             view = hand_view(kyoku.rules, kyoku, seat, tuple(kyoku.scores), tuple(legal))
             action = players[seat].act(view)
@@ -332,7 +338,7 @@ def play_out(
     return [after - before for after, before in zip(kyoku.scores, start, strict=True)]
 
 
-def _policy(kyoku: Kyoku, s: int, legal: list[Action], folding: bool) -> Action:
+def _policy(kyoku: Kyoku, s: int, legal: list[Action], folding: bool, silent: bool) -> Action:
     for action in legal:
         if action.type is ActionType.TSUMO or action.type is ActionType.RON:
             return action
@@ -350,7 +356,7 @@ def _policy(kyoku: Kyoku, s: int, legal: list[Action], folding: bool) -> Action:
         return _safest(kyoku, threats, legal)
     kind, after = _least_useful(counts, sets)
     tile = _tile_of(kyoku, seat, kind)
-    if after == 1 and not kyoku.after_call and RIICHIS[tile] in legal:
+    if after == 1 and not silent and not kyoku.after_call and RIICHIS[tile] in legal:
         return RIICHIS[tile]
     action = DISCARDS[tile]
     return action if action in legal else legal[0]
@@ -408,24 +414,37 @@ def _safest(kyoku: Kyoku, threats: list[int], legal: list[Action]) -> Action:
     return choice
 
 
+def passes_riichi(obs: Observation, action: Action) -> bool:
+    """Whether ``action`` lets go, without declaring, a tile ``obs.seat`` could have
+    declared riichi with: it chose to stay silent."""
+    return (
+        action.type is ActionType.DISCARD
+        and action.tile is not None
+        and RIICHIS[action.tile] in obs.legal
+    )
+
+
 def option_values(
     obs: Observation,
     options: Sequence[tuple[Action, bool]],
     worlds: Sequence[World],
     players: Sequence[Agent] | None = None,
+    dama: bool = False,
 ) -> list[list[list[int]]]:
     """For each (action, folds after it) option, each world's changes of score when
     the option is taken in it and the hand played out (by the fast policy, or by
-    ``players``, who decide for themselves whether to fold)."""
+    ``players``, who decide for themselves whether to fold); with ``dama``, an option
+    that passes a riichi by is played out silent."""
     assert obs.seat is not None
     out = []
     for action, folds in options:
+        silent = obs.seat if dama and passes_riichi(obs, action) else None
         results = []
         for world in worlds:
             kyoku = resume(obs, world)
             pending(obs, kyoku)
             kyoku.apply(obs.seat, action)
-            results.append(play_out(kyoku, obs.seat if folds else None, players))
+            results.append(play_out(kyoku, obs.seat if folds else None, players, silent))
         out.append(results)
     return out
 
@@ -441,6 +460,7 @@ __all__ = [
     "answering",
     "built_hand",
     "option_values",
+    "passes_riichi",
     "pending",
     "play_out",
     "resume",
