@@ -173,26 +173,20 @@ def report(notes: list[dict[str, Any]]) -> None:
     print(f"an oracle that knew the walls: {best:.1f} a decision")
 
 
-def paired(
-    notes: list[dict[str, Any]], earlier: list[dict[str, Any]]
-) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
-    """Each decision either run searched, with the other run's note of it (None where
-    that run left it to expert): by match and action where the runs say so, else by
-    order, which holds only for runs that searched the same decisions."""
+Note = dict[str, Any]
+
+
+def paired(notes: list[Note], earlier: list[Note]) -> list[tuple[Note | None, Note | None]]:
+    """Each decision either run searched, with each run's note of it (None where that
+    run left it to expert): by match and action where the runs say so, else by order,
+    which holds only for runs that searched the same decisions."""
     if all("at" in n for n in (*notes, *earlier)):
         mine = {(n["seed"], n["at"]): n for n in notes}
         theirs = {(n["seed"], n["at"]): n for n in earlier}
         for key in mine.keys() & theirs.keys():
-            a, b = mine[key], theirs[key]
-            if a["truth"][0] != b["truth"][0]:
+            if mine[key]["truth"][0] != theirs[key]["truth"][0]:
                 raise SystemExit(f"--against: decision {key} played otherwise (expert changed)")
-        pairs: list[tuple[dict[str, Any], dict[str, Any] | None]] = [
-            (n, theirs.get(key)) for key, n in mine.items()
-        ]
-        # a decision only the earlier run searched: this run played expert's choice
-        blank = {"truth": [0.0], "expert": [0.0], "means": [0.0], "errors": [0.0]}
-        pairs += [({**n, **blank}, n) for key, n in theirs.items() if key not in mine]
-        return pairs
+        return [(mine.get(key), theirs.get(key)) for key in sorted(mine.keys() | theirs.keys())]
     same = len(notes) == len(earlier) and all(
         a["seed"] == b["seed"] and a["expert"] == b["expert"] and a["truth"][0] == b["truth"][0]
         for a, b in zip(notes, earlier, strict=True)
@@ -202,19 +196,26 @@ def paired(
     return list(zip(notes, earlier, strict=True))
 
 
-def compare(notes: list[dict[str, Any]], earlier: list[dict[str, Any]]) -> None:
-    """The gain of these choices over an earlier run's, decision by decision."""
-    pairs = paired(notes, earlier)
-    mine = [a for a, _ in pairs]
+def _either(pair: tuple[Note | None, Note | None]) -> Note:
+    """A decision's note from whichever run searched it (both saw the same situation)."""
+    note = pair[0] if pair[0] is not None else pair[1]
+    assert note is not None
+    return note
 
-    def gain_of(note: dict[str, Any] | None) -> float:
+
+def compare(notes: list[Note], earlier: list[Note]) -> None:
+    """The gain of these choices over an earlier run's, decision by decision (a run
+    that left a decision to expert gained nothing there)."""
+    pairs = paired(notes, earlier)
+
+    def gain_of(note: Note | None) -> float:
         return 0.0 if note is None else gain(note)
 
-    def chose(note: dict[str, Any] | None) -> int:
+    def chose(note: Note | None) -> int:
         return 0 if note is None else chosen(note, CONFIDENCE)
 
     print(f"against the earlier run, at {CONFIDENCE} standard errors:")
-    for name, group in groups(mine).items():
+    for name, group in groups([_either(pair) for pair in pairs]).items():
         if not group:
             continue
         diffs = [gain_of(pairs[i][0]) - gain_of(pairs[i][1]) for i in group]
