@@ -93,6 +93,18 @@ def play_one_hand(page: Page) -> list[str]:
     raise AssertionError("the hand did not end")
 
 
+def play_to_the_end(page: Page) -> None:
+    """Click through hands (`play_one_hand`), Next after each, until the final standings
+    show: an abortive draw is replayed, even in a one-hand game."""
+    for _ in range(30):
+        play_one_hand(page)
+        if "Final standings" in page.inner_text("#result-body"):
+            return
+        page.click("#result-ok")
+        page.wait_for_selector(RESULT, state="detached")
+    raise AssertionError("the match did not end")
+
+
 # A wall (found by simulating this very policy against three efficiency bots) on which
 # the person calls, declares riichi and wins within one East match.
 TABLE_SEED = "browser-85"
@@ -565,7 +577,7 @@ def test_the_daily_wall_side_by_side_a_tournament_and_chips(
         assert page.inner_text("#daily-play") == "Play today's walls"
         page.click("#daily-play")
         page.wait_for_selector("#my-hand .tile")
-        play_one_hand(page)
+        play_to_the_end(page)
         page.goto(f"{base_url}/daily")
         page.wait_for_selector("#daily-board tr.mine")
         assert page.is_disabled("#daily-play")  # one attempt a day
@@ -701,7 +713,7 @@ def test_a_money_table_shows_the_chips_the_ledger_moved(
         page.wait_for_selector("#my-hand .tile")
         before = my_chips(page)
         assert before < 10_000  # the stake is held from the start
-        play_one_hand(page)
+        play_to_the_end(page)
         page.wait_for_selector("#result-body table.standings td.chips")
         check_result_in_view(page)
         shown = int(
@@ -858,11 +870,19 @@ def test_a_pasted_log_is_reviewed_beside_its_replay(browser: Browser, tmp_path: 
 
 
 def play_together(pages: list[Page]) -> None:
-    """Several people click through one hand at one table, each in turn: every call
-    offered taken, else the drawn tile let go; until the result shows."""
-    for _ in range(3000):
+    """Several people click through a one-hand match at one table, each in turn: every
+    call offered taken, else the drawn tile let go; Next after a hand that does not end
+    it (an abortive draw is replayed); until the final standings show."""
+    for _ in range(6000):
         if any(p.locator(RESULT).count() for p in pages):
-            return
+            for page in pages:
+                page.wait_for_selector(RESULT)
+            if "Final standings" in pages[0].inner_text("#result-body"):
+                return
+            for page in pages:
+                page.click("#result-ok")
+                page.wait_for_selector(RESULT, state="detached")
+            continue
         for page in pages:
             calls = page.locator(
                 "#actions button.pon, #actions button.chi, #actions button.kan,"
@@ -874,7 +894,7 @@ def play_together(pages: list[Page]) -> None:
             elif playable.count():
                 playable.last.click()
         pages[0].wait_for_timeout(20)
-    raise AssertionError("the hand did not end")
+    raise AssertionError("the match did not end")
 
 
 def test_four_people_take_a_money_table_from_the_lobby(browser: Browser, tmp_path: Path) -> None:
