@@ -93,16 +93,20 @@ def play_one_hand(page: Page) -> list[str]:
     raise AssertionError("the hand did not end")
 
 
-def play_to_the_end(page: Page) -> None:
+def play_to_the_end(page: Page) -> list[str]:
     """Click through hands (`play_one_hand`), Next after each, until the final standings
-    show: an abortive draw is replayed, even in a one-hand game."""
+    show: an abortive draw is replayed, even in a one-hand game. The results' first
+    lines, hand by hand."""
+    results: list[str] = []
     for _ in range(30):
         play_one_hand(page)
-        if "Final standings" in page.inner_text("#result-body"):
-            return
+        body = page.inner_text("#result-body")
+        results.append(body.strip().splitlines()[0])
+        if "Final standings" in body:
+            return results
         page.click("#result-ok")
         page.wait_for_selector(RESULT, state="detached")
-    raise AssertionError("the match did not end")
+    raise AssertionError(f"the match did not end: {results}")
 
 
 # A wall (found by simulating this very policy against three efficiency bots) on which
@@ -557,10 +561,14 @@ def test_the_daily_wall_side_by_side_a_tournament_and_chips(
 ) -> None:
     from riichi.platform.daily import DAY, day_of
     from riichi.server.clock import FakeClock
+    from riichi.server.daily import SECRET_KEY
     from server_helpers import Running
 
     clock = FakeClock()
     server = Running(create_app(f"sqlite:///{tmp_path / 'daily.db'}", clock=clock))
+    # the site's secret fixed, so the day's walls are too: on these, played as
+    # play_one_hand plays, the first hand ends in an abortive draw and is replayed
+    server.app.state.server.store.accounts.setting(SECRET_KEY, lambda: "browser secret 17")
     base_url = server.url
     errors: list[str] = []
     pages = []
@@ -577,7 +585,9 @@ def test_the_daily_wall_side_by_side_a_tournament_and_chips(
         assert page.inner_text("#daily-play") == "Play today's walls"
         page.click("#daily-play")
         page.wait_for_selector("#my-hand .tile")
-        play_to_the_end(page)
+        results = play_to_the_end(page)
+        # the attempt is not over at an abortive draw: the one hand is dealt again
+        assert len(results) == 2 and results[0].startswith("Abortive draw"), results
         page.goto(f"{base_url}/daily")
         page.wait_for_selector("#daily-board tr.mine")
         assert page.is_disabled("#daily-play")  # one attempt a day
