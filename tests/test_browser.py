@@ -566,8 +566,9 @@ def test_the_daily_wall_side_by_side_a_tournament_and_chips(
 
     clock = FakeClock()
     server = Running(create_app(f"sqlite:///{tmp_path / 'daily.db'}", clock=clock))
-    # the site's secret fixed, so the day's walls are too: on these, played as
-    # play_one_hand plays, the first hand ends in an abortive draw and is replayed
+    # the site's secret fixed, so the day's walls are too: on these (found by simulating
+    # play_one_hand's policy against the day's roster computers) the first hand ends in
+    # an abortive draw and is dealt again
     server.app.state.server.store.accounts.setting(SECRET_KEY, lambda: "browser secret 17")
     base_url = server.url
     errors: list[str] = []
