@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
@@ -45,16 +46,24 @@ def expert_until(seed: int, steps: int, rules: str = "online") -> Match:
     return match
 
 
-def own_turn(seed: int, after: int) -> Match:
-    """The first turn after ``after`` actions at which a seat has just drawn."""
+def first_turn(seed: int, when: Callable[[Observation], bool], after: int = 0) -> Match:
+    """A match of four experts at the first decision after ``after`` actions at which
+    the seat to decide sees ``when``."""
     match = expert_until(seed, after)
     bots = [make_bot("expert", f"{seed}:{s}") for s in range(4)]
     while True:
         seat = next(iter(match.legal_actions()))
         obs = observe(match, seat)
-        if obs.drawn is not None and not obs.riichi[seat]:
+        if when(obs):
             return match
         match.apply(seat, bots[seat].act(obs))
+
+
+def own_turn(seed: int, after: int) -> Match:
+    """The first turn after ``after`` actions at which a seat has just drawn."""
+    return first_turn(
+        seed, lambda obs: obs.drawn is not None and not obs.riichi[obs.current], after
+    )
 
 
 def test_the_master_is_a_labelled_agent() -> None:
@@ -359,23 +368,11 @@ def test_calls_are_searched_only_when_asked() -> None:
         match.apply(seat, bots[seat].act(obs))
 
 
-def ready_turn(seed: int) -> Match:
-    """The first turn of a match of experts at which a seat may declare riichi."""
-    match = expert_until(seed, 0)
-    bots = [make_bot("expert", f"{seed}:{s}") for s in range(4)]
-    while True:
-        seat = next(iter(match.legal_actions()))
-        obs = observe(match, seat)
-        if any(a.type is ActionType.RIICHI for a in obs.legal):
-            return match
-        match.apply(seat, bots[seat].act(obs))
-
-
 def test_a_riichi_passed_by_is_played_out_silent() -> None:
     """A seat that may declare riichi and lets the tile go silently has chosen to stay
     silent: played out so (``dama``), it never declares in any world, while the fast
     policy alone would declare at its next discard in some of them."""
-    match = ready_turn(5)
+    match = first_turn(5, lambda obs: any(a.type is ActionType.RIICHI for a in obs.legal))
     seat = match.kyoku.current
     obs = observe(match, seat)
     riichi = next(a for a in obs.legal if a.type is ActionType.RIICHI)
