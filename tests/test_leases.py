@@ -506,19 +506,25 @@ def test_the_connections_of_one_address_are_counted_across_processes(
             ws.close()
 
 
-def play_to_the_end(table: dict[str, Any], port: int, others: list[int], killed: Any) -> int:
-    """One person's game across a kill: a few actions at ``port``, then (once the kill
-    is announced) on to the end, reconnecting to one of ``others`` whenever the
-    connection drops; each new connection starts at or past the last acknowledged
+def play_to_the_end(
+    table: dict[str, Any], port: int, others: list[int], started: Any, killed: Any
+) -> int:
+    """One person's game across a kill: a few actions at ``port`` (then ``started`` is
+    released, so that the kill comes after them however slow the machine), then (once
+    the kill is announced) on to the end, reconnecting to one of ``others`` whenever
+    the connection drops; each new connection starts at or past the last acknowledged
     version, with the same history. Returns how many times it reconnected."""
-    ws = seat_socket(port, table, 0)
-    seat = Seat(SyncSocket(ws))
-    acked, moves = seat.version, 0
-    for _ in range(3):
-        seat.await_turn()
-        if seat.state["over"]:
-            break
-        acked = seat.act()["version"]
+    try:
+        ws = seat_socket(port, table, 0)
+        seat = Seat(SyncSocket(ws))
+        acked, moves = seat.version, 0
+        for _ in range(3):
+            seat.await_turn()
+            if seat.state["over"]:
+                break
+            acked = seat.act()["version"]
+    finally:
+        started.release()  # a failure here is raised by the game's result
     killed.wait()
     while True:
         try:
@@ -577,13 +583,14 @@ def test_a_third_process_dies_and_every_game_is_the_one_one_process_plays(
         before = owners()
         assert sum(owner == doomed for owner in before.values()) == 10
         assert len(set(before.values())) == 3
-        killed = threading.Event()
+        started, killed = threading.Semaphore(0), threading.Event()
         with ThreadPoolExecutor(len(tables)) as pool:
             games = [
-                pool.submit(play_to_the_end, table, ports[n % 3], ports[1:], killed)
+                pool.submit(play_to_the_end, table, ports[n % 3], ports[1:], started, killed)
                 for n, table in enumerate(tables)
             ]
-            time.sleep(1.0)  # everyone has made a move or two
+            for _ in tables:  # everyone has made their first moves
+                assert started.acquire(timeout=120), "a game did not start"
             servers[0].kill()
             servers[0].wait(10)
             at = time.monotonic()
