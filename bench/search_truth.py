@@ -49,6 +49,7 @@ from riichi.game import Action, Match, observe
 from riichi.rules import find_ruleset
 
 SURENESS = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)  # the thresholds to compare (in standard errors)
+Note = dict[str, Any]  # one searched decision, as --out writes it
 
 
 def truth(match: Match, seat: int, action: Action, bots: list[Any]) -> list[int]:
@@ -64,7 +65,7 @@ def truth(match: Match, seat: int, action: Action, bots: list[Any]) -> list[int]
     return [a - b for a, b in zip(copy.scores, before, strict=True)]
 
 
-def one_match(job: tuple[int, str, dict[str, Any]]) -> list[dict[str, Any]]:
+def one_match(job: tuple[int, str, dict[str, Any]]) -> list[Note]:
     seed, rules, search = job
     match = Match(find_ruleset(rules), seed, ["a", "b", "c", "d"])
     bots = [make_bot("expert", f"{seed}:{s}") for s in range(4)]
@@ -105,14 +106,14 @@ def one_match(job: tuple[int, str, dict[str, Any]]) -> list[dict[str, Any]]:
     return notes
 
 
-def chosen(note: dict[str, Any], sure: float, last_rule: bool = True) -> int:
+def chosen(note: Note, sure: float, last_rule: bool = True) -> int:
     """The option the master plays at ``sure`` standard errors (in the last hand, by
     its rule there, unless ``last_rule`` is off)."""
     experts = note["expert"] if note["last"] and last_rule else None
     return choice(note["means"], note["errors"], experts, sure)
 
 
-def groups(notes: list[dict[str, Any]]) -> dict[str, list[int]]:
+def groups(notes: list[Note]) -> dict[str, list[int]]:
     """Where the decisions were searched: each group's decisions, by index."""
     where = {
         "all": lambda n: True,
@@ -137,12 +138,12 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, half
 
 
-def gain(note: dict[str, Any], sure: float = CONFIDENCE) -> float:
+def gain(note: Note, sure: float = CONFIDENCE) -> float:
     """What the search's choice was worth on the true walls against expert's."""
     return float(note["truth"][chosen(note, sure)] - note["truth"][0])
 
 
-def row(name: str, sure: str, notes: list[dict[str, Any]], pick: Any) -> None:
+def row(name: str, sure: str, notes: list[Note], pick: Any) -> None:
     gains = [float(n["truth"][pick(n)] - n["truth"][0]) for n in notes]
     if not gains:
         return
@@ -152,7 +153,7 @@ def row(name: str, sure: str, notes: list[dict[str, Any]], pick: Any) -> None:
     print(f"{name:>32} {sure:>9} {left:6d} {mean:14.1f} {half:7.1f} {per:9.0f}")
 
 
-def report(notes: list[dict[str, Any]]) -> None:
+def report(notes: list[Note]) -> None:
     """The gain of leaving expert's choice at each threshold, by where the search ran
     (everywhere by standard errors alone), and as the master chooses."""
     print(f"{len(notes)} searched decisions")
@@ -171,9 +172,6 @@ def report(notes: list[dict[str, Any]]) -> None:
     # what the best option by the truth would have been worth, for scale
     best = statistics.fmean(max(n["truth"]) - n["truth"][0] for n in notes)
     print(f"an oracle that knew the walls: {best:.1f} a decision")
-
-
-Note = dict[str, Any]
 
 
 def paired(notes: list[Note], earlier: list[Note]) -> list[tuple[Note | None, Note | None]]:
@@ -249,7 +247,7 @@ def main() -> None:
     parser.add_argument("--dama", action="store_true", help="a riichi let go played out silent")
     parser.add_argument("--read", default=None, help="report an earlier --out, playing nothing")
     args = parser.parse_args()
-    notes: list[dict[str, Any]] = []
+    notes: list[Note] = []
     if args.read:
         notes = load(args.read)
     else:
@@ -275,7 +273,7 @@ def main() -> None:
         compare(notes, load(args.against))
 
 
-def load(path: str) -> list[dict[str, Any]]:
+def load(path: str) -> list[Note]:
     with open(path) as f:
         return [json.loads(line) for line in f]
 

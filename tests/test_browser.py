@@ -93,19 +93,26 @@ def play_one_hand(page: Page) -> list[str]:
     raise AssertionError("the hand did not end")
 
 
+def next_deal(page: Page) -> bool:
+    """At a hand's result: True if it shows the final standings, else Next, on to the
+    next deal (an abortive draw is replayed, even in a one-hand game)."""
+    page.wait_for_selector(RESULT)
+    if "Final standings" in page.inner_text("#result-body"):
+        return True
+    page.click("#result-ok")
+    page.wait_for_selector(RESULT, state="detached")
+    return False
+
+
 def play_to_the_end(page: Page) -> list[str]:
     """Click through hands (`play_one_hand`), Next after each, until the final standings
-    show: an abortive draw is replayed, even in a one-hand game. The results' first
-    lines, hand by hand."""
+    show. The results' first lines, hand by hand."""
     results: list[str] = []
     for _ in range(30):
         play_one_hand(page)
-        body = page.inner_text("#result-body")
-        results.append(body.strip().splitlines()[0])
-        if "Final standings" in body:
+        results.append(page.inner_text("#result-body").strip().splitlines()[0])
+        if next_deal(page):
             return results
-        page.click("#result-ok")
-        page.wait_for_selector(RESULT, state="detached")
     raise AssertionError(f"the match did not end: {results}")
 
 
@@ -886,13 +893,8 @@ def play_together(pages: list[Page]) -> None:
     it (an abortive draw is replayed); until the final standings show."""
     for _ in range(6000):
         if any(p.locator(RESULT).count() for p in pages):
-            for page in pages:
-                page.wait_for_selector(RESULT)
-            if "Final standings" in pages[0].inner_text("#result-body"):
+            if all([next_deal(page) for page in pages]):  # a list: every page goes on
                 return
-            for page in pages:
-                page.click("#result-ok")
-                page.wait_for_selector(RESULT, state="detached")
             continue
         for page in pages:
             calls = page.locator(
