@@ -393,6 +393,11 @@ class Person:
         )
 
 
+def confirming(offer: dict[str, Any]) -> dict[str, Any]:
+    """A money seat's body: the switches the lobby showed, confirmed."""
+    return {"switches": offer["switches"]}
+
+
 def receive(ws: Any) -> dict[str, Any]:
     message: dict[str, Any] = json.loads(ws.recv(timeout=30))
     return message

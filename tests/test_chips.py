@@ -4,6 +4,7 @@ ledger's books over random sequences of accounts, buy-ins, games and settlements
 from __future__ import annotations
 
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from riichi.platform.chips import (
     BANK,
+    HOUSE,
     START_CHIPS,
     ChipError,
     Transfer,
@@ -20,6 +22,7 @@ from riichi.platform.chips import (
     check_money_rules,
     escrow,
     feeding_penalty,
+    odd_chips,
     proportional,
     reserve,
     settle,
@@ -30,6 +33,7 @@ from riichi.platform.tables import (
     SeatFinal,
     SeatSpec,
     TableKind,
+    drawn_seats,
     final_of,
     final_view,
     finishing,
@@ -98,21 +102,79 @@ def test_the_penalty_is_whole_chips_the_others_can_share() -> None:
     assert won == [99, -25, -25, -49]
 
 
+def test_a_tie_for_first_shares_the_pot_equally_whatever_the_seats() -> None:
+    """The match places a tie by seat; the money does not: equal scores share."""
+    tied = settle(
+        WTA.replace(length=Length.EAST), 100, [1, 2, 3, 4], [30000, 30000, 20000, 20000], None
+    )
+    assert tied == [100, 100, -100, -100]
+    # the same tie with the seats the other way round pays the same
+    swapped = settle(
+        WTA.replace(length=Length.EAST), 100, [3, 4, 1, 2], [20000, 20000, 30000, 30000], None
+    )
+    assert swapped == [-100, -100, 100, 100]
+
+
+def test_four_equal_scores_give_every_bet_back() -> None:
+    """An exhaustive draw without noten payments leaves 25,000 each: nobody is paid."""
+    assert settle(WTA, 1000, [1, 2, 3, 4], [25000] * 4, None) == [0, 0, 0, 0]
+    assert settle(HOUSE_RULES, 1000, [1, 2, 3, 4], [25000] * 4, None) == [0, 0, 0, 0]
+
+
+def test_three_tied_for_first_share_the_pot_and_the_odd_chip_is_the_houses() -> None:
+    won = settle(WTA.replace(length=Length.EAST), 100, [1, 2, 3, 4], [30000] * 3 + [10000], None)
+    assert won == [33, 33, 33, -100] and odd_chips(won) == 1
+    paid = table_settlement(
+        "t", ["a", "b", "c", "d"], WTA, 100, [1, 2, 3, 4], [30000] * 3 + [10000], None
+    )
+    assert [t for t in paid if t.target == HOUSE] == [Transfer(escrow("t"), HOUSE, 1)]
+
+
+def test_the_feeding_penalty_goes_to_the_losers_who_did_not_feed_beside_a_tie() -> None:
+    won = settle(WTA, 100, [1, 2, 3, 4], [33000, 33000, 17000, 17000], feeder=3)
+    assert won == [100, 100, -50, -150]
+
+
+def test_a_money_table_changes_only_the_listed_switches() -> None:
+    """A creator may not choose switches that make ties likelier (no noten payment, no
+    riichi stick) or move chips between places (the feeding penalty)."""
+    check_money_rules(WTA.replace(red_fives=0, kuitan=False), 100)
+    for switch, value in [("noten_payment", 0), ("riichi_stick", 0), ("feeding_penalty", 0)]:
+        with pytest.raises(
+            ChipError, match=f"keeps riichi-basic.s {switch}; it may change only settlement"
+        ):
+            check_money_rules(WTA.replace(**{switch: value}), 100)
+    check_money_rules(find_ruleset("online").replace(noten_payment=0), 0)  # no bet: any
+
+
+def test_seats_at_a_table_with_a_bet_are_drawn_from_the_seed() -> None:
+    entrants = ["person", "cpu 1", "cpu 2", "cpu 3"]
+    assert drawn_seats("a seed", entrants) == drawn_seats("a seed", entrants)
+    assert sorted(drawn_seats("a seed", entrants)) == sorted(entrants)
+    firsts = Counter(drawn_seats(f"seed {i}", entrants).index("person") for i in range(400))
+    assert set(firsts) == {0, 1, 2, 3} and min(firsts.values()) > 70  # ~100 each
+
+
 # ----------------------------------------------------------------- house rules
 
 
 def test_house_rules_split_the_pot_by_end_score_plus_the_placement_bonus() -> None:
     """002's example: 70,000 against three 10,000 takes 70% of the pot; last pays first,
     third pays second."""
-    won = settle(HOUSE_RULES, 1000, [1, 2, 3, 4], [70000, 10000, 10000, 10000], None)
-    pot_share = [2800, 400, 400, 400]
+    won = settle(HOUSE_RULES, 1000, [1, 2, 3, 4], [70000, 40000, 20000, 10000], None)
+    pot_share = [2000, 1143, 571, 286]  # 4,000 by 70:40:20:10, the odd chip to the largest
     bonus = [200, 100, -100, -200]
     assert won == [s - 1000 + b for s, b in zip(pot_share, bonus, strict=True)]
+    # 002's own example ties the other three: they share places 2 to 4's bonuses
+    # (100 - 100 - 200 = -200) equally, and the chip that cannot be split is the house's
+    won = settle(HOUSE_RULES, 1000, [1, 2, 3, 4], [70000, 10000, 10000, 10000], None)
+    assert won == [2800 - 1000 + 200, *[400 - 1000 - 67] * 3]
+    assert odd_chips(won) == 1
 
 
 def test_house_rules_reserve_the_bet_and_the_larger_bonus() -> None:
     assert reserve(HOUSE_RULES, 1000) == 1200
-    won = settle(HOUSE_RULES, 1000, [1, 2, 3, 4], [100000, 0, 0, 0], None)
+    won = settle(HOUSE_RULES, 1000, [1, 2, 3, 4], [100000, 2000, 1000, 0], None)
     assert won[3] == -1200  # the full reserve, lost only by last with nothing left
 
 
@@ -148,10 +210,11 @@ def test_no_seat_loses_more_than_it_reserved_and_the_pot_is_shared_exactly(
     rules: Any, bet: int, places: list[int], scores: list[int], feeder: int | None
 ) -> None:
     won = settle(rules, bet, places, scores, feeder)
-    assert sum(won) == 0
+    assert 0 <= odd_chips(won) < 4  # a tie's odd chips, fewer than the seats sharing
     assert all(w >= -reserve(rules, bet) for w in won)
     paid = table_settlement("t", ["a", "b", "c", "d"], rules, bet, places, scores, feeder)
     assert sum(t.amount for t in paid) == 4 * reserve(rules, bet)
+    assert sum(t.amount for t in paid if t.target == HOUSE) == odd_chips(won)
 
 
 # ----------------------------------------------------------------- the books

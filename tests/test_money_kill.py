@@ -21,7 +21,7 @@ from riichi.platform.tables import feeder_of
 from riichi.server import Store
 from riichi.server.ledger import ChipStore
 from riichi.server.table import load_match, rules_of
-from server_helpers import Person, free_port, play_out, start_server
+from server_helpers import Person, confirming, free_port, play_out, start_server
 from test_money_people import ONE_HAND_WTA as ONE_HAND
 
 RULES = {
@@ -43,9 +43,14 @@ def test_a_kill_while_the_last_seat_is_taken_holds_each_reserve_once(tmp_path: P
             people = [Person(port, 10 * attempt + i + 1, n, block=5) for i, n in enumerate(names)]
             offer = people[0].post("/api/money", json={**RULES, "bet": 60}).json()
             for client in people[1:3]:
-                assert client.post(f"/api/money/{offer['id']}/sit", json={}).status_code == 200
+                assert (
+                    client.post(f"/api/money/{offer['id']}/sit", json=confirming(offer)).status_code
+                    == 200
+                )
             path = f"/api/money/{offer['id']}/sit"
-            last = threading.Thread(target=_quietly, args=(people[3].http, path), daemon=True)
+            last = threading.Thread(
+                target=_quietly, args=(people[3].http, path, confirming(offer)), daemon=True
+            )
             last.start()
             time.sleep(delay)
             os.kill(process.pid, signal.SIGKILL)  # no shutdown of any kind
@@ -88,9 +93,9 @@ def test_a_kill_while_the_last_seat_is_taken_holds_each_reserve_once(tmp_path: P
             process.wait(timeout=10)
 
 
-def _quietly(client: httpx.Client, path: str) -> None:
+def _quietly(client: httpx.Client, path: str, body: dict[str, Any]) -> None:
     with contextlib.suppress(httpx.HTTPError):  # the server died under it
-        client.post(path, json={})
+        client.post(path, json=body)
 
 
 # a one-hand game between people, winner takes all, on a clock that waits for them
@@ -114,7 +119,7 @@ def test_kills_while_a_table_of_people_settles_pay_it_once(tmp_path: Path) -> No
         offer = everyone[0].post("/api/money", json={**ONE_HAND_WTA, "bet": 80}).json()
         table = offer["id"]
         for person in everyone[1:]:
-            assert person.post(f"/api/money/{table}/sit").status_code == 200
+            assert person.post(f"/api/money/{table}/sit", json=confirming(offer)).status_code == 200
         seats = everyone[0].get(f"/api/tables/{table}").json()["seats"]
         accounts = [f"account:{s['account']}" for s in seats]
         over = False

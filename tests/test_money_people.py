@@ -15,12 +15,13 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from riichi.platform.chips import START_CHIPS, escrow, reserve
+from riichi.platform.chips import HOUSE, START_CHIPS, escrow, reserve, settle
+from riichi.platform.tables import feeder_of
 from riichi.server import Limits, create_app
 from riichi.server.clock import FakeClock
 from riichi.server.ledger import ChipStore
-from riichi.server.table import rules_of
-from server_helpers import Person, Running, choose, play_out, receive
+from riichi.server.table import load_match, rules_of
+from server_helpers import Person, Running, choose, confirming, play_out, receive
 
 ONE_HAND_WTA = {
     "rules": "riichi-basic",
@@ -90,10 +91,10 @@ def test_four_people_sit_play_and_are_settled(tmp_path: Path, rules: dict[str, A
         listed = bea.get("/api/money").json()["offers"]
         assert [o["id"] for o in listed] == [offer["id"]] and listed[0]["bet"] == 100
         # a seat taken twice, or by a second account of one browser, is refused
-        again = ann.post(f"/api/money/{offer['id']}/sit")
+        again = ann.post(f"/api/money/{offer['id']}/sit", json=confirming(offer))
         assert again.status_code == 400 and "already" in again.json()["error"]
         # leave before the start: the reserve comes back
-        assert bea.post(f"/api/money/{offer['id']}/sit").status_code == 200
+        assert bea.post(f"/api/money/{offer['id']}/sit", json=confirming(offer)).status_code == 200
         assert chips(bea) == START_CHIPS - held
         assert bea.post(f"/api/money/{offer['id']}/leave").json()["left"] is True
         assert chips(bea) == START_CHIPS
@@ -101,10 +102,10 @@ def test_four_people_sit_play_and_are_settled(tmp_path: Path, rules: dict[str, A
         with ann.socket("/ws/me") as channel:
             assert receive(channel)["type"] == "hello"
             for who in (bea, cy):
-                answer = who.post(f"/api/money/{offer['id']}/sit")
+                answer = who.post(f"/api/money/{offer['id']}/sit", json=confirming(offer))
                 assert answer.status_code == 200 and "table" not in answer.json()
                 clean(site)
-            last = dee.post(f"/api/money/{offer['id']}/sit").json()
+            last = dee.post(f"/api/money/{offer['id']}/sit", json=confirming(offer)).json()
             assert last["table"] == offer["id"]  # full: the table starts
             notice = receive(channel)
             assert notice["type"] == "notice" and notice["link"] == f"/table/{offer['id']}"
@@ -117,7 +118,23 @@ def test_four_people_sit_play_and_are_settled(tmp_path: Path, rules: dict[str, A
         play_out([ann, bea, cy, dee], table)
         assert books(site).balance(escrow(table)) == 0
         after = [chips(p) for p in (ann, bea, cy, dee)]
-        assert sum(after) == 4 * START_CHIPS and after != [START_CHIPS] * 4
+        assert sum(after) + books(site).balance(HOUSE) == 4 * START_CHIPS
+        # each seat is paid what the settlement says of its place and score (equal
+        # scores sharing their places' money), in whatever seat it drew
+        store = site.app.state.server.store
+        match, _ = load_match(store.get_table(table), store)
+        assert match.standings is not None
+        by_seat = sorted(match.standings, key=lambda x: x.seat)
+        won = settle(
+            match.rules,
+            100,
+            [x.place for x in by_seat],
+            [x.score for x in by_seat],
+            feeder_of(match),
+        )
+        seats = ann.get(f"/api/tables/{table}").json()["seats"]
+        paid = [books(site).balance(f"account:{s['account']}") for s in seats]
+        assert paid == [START_CHIPS + w for w in won]
         clean(site)
 
 
@@ -146,9 +163,11 @@ def test_offers_refuse_what_the_money_model_does_not_allow(tmp_path: Path) -> No
         assert private["by_invitation"]
         cy = people(site, ["Cyd"], first=3)[0]
         assert cy.get("/api/money").json()["offers"] == []
-        refused = cy.post(f"/api/money/{private['id']}/sit")
+        refused = cy.post(f"/api/money/{private['id']}/sit", json=confirming(private))
         assert refused.status_code == 400 and "invitation" in refused.json()["error"]
-        assert bea.post(f"/api/money/{private['id']}/sit").status_code == 200
+        assert (
+            bea.post(f"/api/money/{private['id']}/sit", json=confirming(private)).status_code == 200
+        )
         # two money tables at once at most; more chips than one holds, refused
         ann.post("/api/money", json=base)
         third = ann.post("/api/money", json=base)
@@ -162,7 +181,7 @@ def test_two_accounts_from_one_address_never_sit_at_one_money_table(tmp_path: Pa
         twin = Person(site.port, 7, "Annie")
         body = {**ONE_HAND_WTA, "clock": "standard", "bet": 100}
         offer = ann.post("/api/money", json=body).json()
-        refused = twin.post(f"/api/money/{offer['id']}/sit")
+        refused = twin.post(f"/api/money/{offer['id']}/sit", json=confirming(offer))
         assert refused.status_code == 400 and "your address" in refused.json()["error"]
         assert chips(twin) == START_CHIPS
         clean(site)
@@ -181,7 +200,9 @@ def test_a_full_offer_left_by_a_crash_starts_when_the_site_comes_back(tmp_path: 
         body = {**HOUSE_ONE_HAND, "clock": "standard", "bet": 80}
         offer = ann.post("/api/money", json=body).json()
         for who in (bea, cy):
-            assert who.post(f"/api/money/{offer['id']}/sit").status_code == 200
+            assert (
+                who.post(f"/api/money/{offer['id']}/sit", json=confirming(offer)).status_code == 200
+            )
         me = dee.get("/api/me").json()["account"]
         engine = site.app.state.server.store.engine
         OfferStore(engine).sit(offer["id"], Sitter(me["id"]), "Deea", 0.0)  # then the crash
@@ -282,9 +303,11 @@ def test_money_requests_come_at_a_bounded_rate(tmp_path: Path) -> None:
         ann, bea = people(site, ["Anna", "Bean"])
         offer = ann.post("/api/money", json={**ONE_HAND_WTA, "clock": "standard", "bet": 10}).json()
         for _ in range(2):  # sit, leave, sit, leave: each moves chips
-            assert bea.post(f"/api/money/{offer['id']}/sit").status_code == 200
+            assert (
+                bea.post(f"/api/money/{offer['id']}/sit", json=confirming(offer)).status_code == 200
+            )
             assert bea.post(f"/api/money/{offer['id']}/leave").status_code == 200
-        refused = bea.post(f"/api/money/{offer['id']}/sit")
+        refused = bea.post(f"/api/money/{offer['id']}/sit", json=confirming(offer))
         assert refused.status_code == 429 and "too many" in refused.json()["error"]
         assert chips(bea) == START_CHIPS
         clean(site)

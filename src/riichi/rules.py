@@ -513,6 +513,19 @@ def find_ruleset(name: str) -> RuleSet:
     return found
 
 
+# what a table's rules are made of besides its switches: the preset, its length
+NOT_SWITCHES = frozenset({"name", "length", "lengths"})
+
+
+def changed_switches(rules: RuleSet) -> dict[str, Any]:
+    """The switches of ``rules`` that differ from its preset, as stored (plain data):
+    what a player agrees to beyond the preset's name and the length."""
+    preset = find_ruleset(rules.name).to_dict()
+    return {
+        k: v for k, v in rules.to_dict().items() if k not in NOT_SWITCHES and preset.get(k) != v
+    }
+
+
 __all__ = [
     "ALL_DOUBLE_YAKUMAN",
     "PRESETS",
@@ -526,5 +539,6 @@ __all__ = [
     "Settlement",
     "TripleRon",
     "UnknownRulesetError",
+    "changed_switches",
     "find_ruleset",
 ]

@@ -21,12 +21,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from riichi.errors import RiichiError
-from riichi.rules import Length, RuleSet, Settlement, placement_bonuses
+from riichi.rules import Length, RuleSet, Settlement, changed_switches, placement_bonuses
 
 BANK = "bank"  # issues every chip there is: its balance is minus all the others'
 HOUSE = "house"  # takes the fees, adds money to tournaments, backs roster computers
 START_CHIPS = 10_000  # what a new account is given
 MONEY_SETTLEMENTS = (Settlement.WINNER_TAKES_ALL, Settlement.HOUSE)
+# The switches a money table may change from its preset: each plays the same for every
+# seat, and bench/money_fairness.py measured each seat's expectation under them. The
+# others stay the preset's: a switch that makes ties likelier (no noten payment, no
+# riichi stick) or moves chips between places is not the creator's to choose.
+MONEY_SWITCHES = ("settlement", "red_fives", "kuitan")
 
 
 class ChipError(RiichiError):
@@ -195,13 +200,23 @@ def out_of_line(played: Sequence[Played], limits: MoneyLimits = MONEY) -> float 
 
 
 def check_money_rules(rules: RuleSet, bet: int) -> None:
+    """Whether a table with ``bet`` may be played by ``rules``: a chip settlement, and
+    no switch changed from the preset but ``MONEY_SWITCHES``."""
     if bet < 0:
         raise ChipError(f"a bet is not negative, got {bet}")
-    if bet and rules.settlement not in MONEY_SETTLEMENTS:
+    if not bet:
+        return
+    if rules.settlement not in MONEY_SETTLEMENTS:
         known = ", ".join(s.value for s in MONEY_SETTLEMENTS)
         raise ChipError(
             f"{rules.name} settles by {rules.settlement.value}; a table with a bet needs "
             f"one of {known}"
+        )
+    others = sorted(set(changed_switches(rules)) - set(MONEY_SWITCHES))
+    if others:
+        raise ChipError(
+            f"a table with a bet keeps {rules.name}'s {', '.join(others)}; it may change "
+            f"only {', '.join(MONEY_SWITCHES)}"
         )
 
 
@@ -227,30 +242,82 @@ def settle(
     rules: RuleSet, bet: int, places: Sequence[int], scores: Sequence[int], feeder: int | None
 ) -> list[int]:
     """Each seat's winnings (negative: its loss) at a money table's end. ``places`` are
-    1 (first) to 4 by seat, ``feeder`` the seat that dealt in the last winning tile."""
+    1 (first) to 4 by seat, ``feeder`` the seat that dealt in the last winning tile.
+
+    Seats with equal end scores share the money of the places they hold equally: the
+    match places a tie by seat, and paying by that order would pay the seat nearer the
+    first dealer for nothing it did. A chip that cannot be shared equally goes to the
+    house, so the winnings sum to minus those odd chips (``odd_chips``), never more."""
     players = len(places)
     order = sorted(range(players), key=lambda s: places[s])
-    out = [0] * players
+    groups = _tied(order, scores)
     if rules.settlement is Settlement.WINNER_TAKES_ALL:
-        first = order[0]
         out = [-bet] * players
-        out[first] = bet * (players - 1)
+        first = groups[0]
+        for seat in first:
+            out[seat] += bet * players // len(first)
         penalty = feeding_penalty(rules, bet)
-        if penalty and feeder is not None and feeder != first:
+        losers = [s for s in order if s not in first and s != feeder]
+        if penalty and feeder is not None and feeder not in first and losers:
             out[feeder] -= penalty
-            for seat in order[1:]:
-                if seat != feeder:
-                    out[seat] += penalty // (players - 2)
+            for seat in losers:
+                out[seat] += penalty // len(losers)
         return out
     if rules.settlement is Settlement.HOUSE:
-        shares = proportional(bet * players, [max(0, s) for s in scores])
-        out = [share - bet for share in shares]
+        out = [share - bet for share in equal_shares(bet * players, [max(0, s) for s in scores])]
+        bonus = [0] * players
         for gets, pays, percent in placement_bonuses(rules):
-            amount = bet * percent // 100
-            out[order[gets]] += amount
-            out[order[pays]] -= amount
+            bonus[gets] += bet * percent // 100
+            bonus[pays] -= bet * percent // 100
+        place = 0
+        for group in groups:
+            total = sum(bonus[place : place + len(group)])
+            for seat in group:
+                out[seat] += total // len(group)
+            place += len(group)
         return out
     raise ChipError(f"{rules.settlement.value} is not a settlement of chips")
+
+
+def odd_chips(won: Sequence[int]) -> int:
+    """The chips a settlement could not share equally among tied seats: the house's."""
+    return -sum(won)
+
+
+def _tied(order: Sequence[int], scores: Sequence[int]) -> list[list[int]]:
+    """Seats in place order, grouped where neighbours' end scores are equal."""
+    groups: list[list[int]] = []
+    for seat in order:
+        if groups and scores[groups[-1][-1]] == scores[seat]:
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    return groups
+
+
+def equal_shares(total: int, weights: Sequence[int]) -> list[int]:
+    """``total`` split in proportion to ``weights`` in whole chips, equal weights getting
+    equal shares: the chips left over go by largest remainder to whole groups of equal
+    remainders while one fits, and what is still left is not given out (the caller's
+    odd chips); equal shares when every weight is 0."""
+    if not weights:
+        return []
+    if sum(weights) <= 0:
+        weights = [1] * len(weights)
+    whole = sum(weights)
+    shares = [total * w // whole for w in weights]
+    left = total - sum(shares)
+    by_remainder: dict[int, list[int]] = {}
+    for i, w in enumerate(weights):
+        by_remainder.setdefault(total * w % whole, []).append(i)
+    for remainder in sorted(by_remainder, reverse=True):
+        group = by_remainder[remainder]
+        if remainder == 0 or len(group) > left:
+            break
+        for i in group:
+            shares[i] += 1
+        left -= len(group)
+    return shares
 
 
 def proportional(total: int, weights: Sequence[int]) -> list[int]:
@@ -279,14 +346,17 @@ def table_settlement(
     feeder: int | None,
 ) -> list[Transfer]:
     """The escrow of table ``ref`` paid out: each player's reserve back, with its
-    winnings or less its loss (ledger accounts by seat)."""
+    winnings or less its loss (ledger accounts by seat), and the odd chips of a tie to
+    the house."""
     held = reserve(rules, bet)
     won = settle(rules, bet, places, scores, feeder)
-    return [
+    paid = [
         Transfer(escrow(ref), player, held + w)
         for player, w in zip(players, won, strict=True)
         if held + w > 0
     ]
+    odd = odd_chips(won)
+    return [*paid, Transfer(escrow(ref), HOUSE, odd)] if odd else paid
 
 
 def release(ref: str, held: dict[str, int]) -> list[Transfer]:

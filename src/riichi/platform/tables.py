@@ -26,7 +26,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 
 from riichi.bots import BOT_LABEL, ROSTER
 from riichi.errors import RiichiError
@@ -47,6 +47,7 @@ from riichi.platform.chips import (
 from riichi.platform.clocks import Pool
 from riichi.rules import Length, RuleSet, Settlement, find_ruleset
 
+T = TypeVar("T")
 HUMAN = "human"  # a seat's kind when a person sits there (otherwise a bot's name)
 GUEST = "guest"  # the player of a seat taken by link, without an account
 
@@ -262,6 +263,18 @@ def desk_seats(keys: Sequence[str | None], names: Mapping[str, str]) -> list[Sea
         else roster_seat(s, ROSTER, names[key])
         for s, key in enumerate(keys)
     ]
+
+
+def drawn_seats(seed: str, entrants: Sequence[T]) -> list[T]:
+    """The entrants of a table with a bet in the seats they draw, seat by seat: an order
+    drawn from the table's secret seed (committed before the deal, shown after it), so
+    neither the creator nor the lobby's order chooses who deals first or who wins a tie
+    the match breaks by seat."""
+
+    def lot(entrant: int) -> bytes:
+        return hmac.new(seed.encode(), f"seat:{entrant}".encode(), hashlib.sha256).digest()
+
+    return [entrants[i] for i in sorted(range(len(entrants)), key=lot)]
 
 
 def player_key(spec: SeatSpec, seat: int) -> str:

@@ -433,14 +433,14 @@ def create_app(
         return JSONResponse(await hub.money.create(session.account, body, marks), status_code=201)
 
     async def money_action(request: Request) -> Response:
-        await read_json(request)
+        body = await read_json(request)
         session = await money_session(request)
         hub = server()
         offer, action = request.path_params["id"], request.path_params["action"]
         if action == "sit":
             device, _ = device_of(request)
             marks = hub.marks(client_address(request), device)
-            return JSONResponse(await hub.money.sit(session.account, offer, marks))
+            return JSONResponse(await hub.money.sit(session.account, offer, marks, body))
         if action == "leave":
             return JSONResponse(await hub.money.leave(session.account, offer))
         raise NotFound(f"no money table action {excerpt(action)}")

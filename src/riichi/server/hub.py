@@ -14,6 +14,7 @@ import contextlib
 import gc
 import json
 import logging
+import secrets
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -36,6 +37,7 @@ from riichi.platform.tables import (
     TableError,
     TableKind,
     check_lobby_table,
+    drawn_seats,
     fixed_rules,
     lobby_kind,
     roster_seat,
@@ -290,6 +292,10 @@ class Server:
             raise ProtocolError(
                 f"a seed is 1 to {SEED_LENGTH} printable ASCII characters, got {excerpt(chosen)}"
             )
+        seed = chosen
+        if bet:  # the person's seat is drawn: the house's computers take the others
+            seed = secrets.token_hex(16)
+            seats, tokens = drawn_seats(seed, seats), drawn_seats(seed, tokens)
         # Bots draw from their own secret stream; at a table whose wall was chosen (and
         # is shown to all), they follow that seed too, so a practice deal replays exactly.
         new = fresh_table(
@@ -297,7 +303,7 @@ class Server:
             seats,
             kind,
             self.clock.now(),
-            seed=chosen,
+            seed=seed,
             bot_seed=None if chosen is None else commitment(chosen, "bots")[:32],
             seed_public=chosen is not None,
             pool=pool.value,

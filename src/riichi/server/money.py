@@ -36,8 +36,8 @@ from riichi.errors import excerpt
 from riichi.platform import Pool
 from riichi.platform.chips import Transfer, account_ledger, escrow, reserve
 from riichi.platform.offers import OfferError, Sitter, check_offer, seat_for
-from riichi.platform.tables import HUMAN, SeatSpec, TableKind
-from riichi.rules import RuleSet
+from riichi.platform.tables import HUMAN, SeatSpec, TableKind, drawn_seats
+from riichi.rules import RuleSet, changed_switches
 from riichi.server.registry import Registry
 from riichi.server.storage import (
     Account,
@@ -84,6 +84,9 @@ class Offer:
             "rules": self.rules.name,
             "length": self.rules.length.value,
             "settlement": self.rules.settlement.value,
+            # every switch that differs from the preset: shown before a seat is taken,
+            # and sent back by whoever sits to confirm them
+            "switches": changed_switches(self.rules),
             "players": self.rules.players,
             "clock": self.pool,
             "bet": self.bet,
@@ -310,9 +313,22 @@ class MoneyDesk:
             raise ProtocolError(str(exc)) from None
 
     async def sit(
-        self, account: Account, offer_id: str, marks: tuple[str, str | None]
+        self, account: Account, offer_id: str, marks: tuple[str, str | None], body: Any = None
     ) -> dict[str, Any]:
-        """Take a seat; a full offer starts at once (``table``: its id)."""
+        """Take a seat, confirming the switches the offer changes from its preset
+        (``body``'s ``switches``, as the lobby shows them); a full offer starts at once
+        (``table``: its id)."""
+        shown = await asyncio.to_thread(self.store.get, offer_id[:32])
+        if shown is None:
+            raise NotFound("no such money table waiting for players (it may have started)")
+        changed = changed_switches(shown.rules)
+        confirmed = body.get("switches", {}) if isinstance(body, dict) else None
+        if changed and confirmed != changed:
+            raise ProtocolError(
+                f"this table changes {shown.rules.name}'s "
+                f"{', '.join(f'{k} to {v}' for k, v in changed.items())}: "
+                "sit with those switches to confirm them"
+            )
         offer = await self._write(
             self.store.sit,
             offer_id[:32],
@@ -348,15 +364,20 @@ class MoneyDesk:
             return
         self._starting.add(offer.id)
         try:
-            seats = [
-                SeatSpec(HUMAN, name, None, account)
-                for _, (account, name) in sorted(offer.seats.items())
-            ]
+            seed = secrets.token_hex(16)
+            seats = drawn_seats(
+                seed,
+                [
+                    SeatSpec(HUMAN, name, None, account)
+                    for _, (account, name) in sorted(offer.seats.items())
+                ],
+            )
             new = fresh_table(
                 offer.rules,
                 seats,
                 TableKind.MONEY,
                 self.registry.clock.now(),
+                seed=seed,
                 pool=offer.pool,
                 bet=offer.bet,
                 table_id=offer.id,

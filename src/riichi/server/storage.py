@@ -1132,7 +1132,8 @@ def post(conn: Connection, event: str, transfers: list[Transfer], now: float) ->
 
 def _close_offer(conn: Connection, offer: str, accounts_by_seat: list[int | None]) -> None:
     """A money offer becomes its table: it must still seat exactly these accounts (one
-    who left since would have taken its reserve back); its rows go."""
+    who left since would have taken its reserve back), in whatever seats the table drew
+    for them; its rows go."""
     locked = conn.execute(update(offers).where(offers.c.id == offer).values(id=offers.c.id))
     seated = dict(
         conn.execute(
@@ -1141,7 +1142,11 @@ def _close_offer(conn: Connection, offer: str, accounts_by_seat: list[int | None
             )
         ).all()
     )
-    if locked.rowcount != 1 or seated != dict(enumerate(accounts_by_seat)):
+    if (
+        locked.rowcount != 1
+        or sorted(seated.values()) != sorted(a for a in accounts_by_seat if a is not None)
+        or len(seated) != len(accounts_by_seat)
+    ):
         raise StorageError(f"money table {offer}: its seats changed before it started")
     conn.execute(delete(offer_seats).where(offer_seats.c.offer_id == offer))
     conn.execute(delete(offers).where(offers.c.id == offer))

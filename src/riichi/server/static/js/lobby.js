@@ -160,8 +160,10 @@ export async function showLobby() {
     if (!res.ok) { $("#new-table-error").textContent = table.error; return; }
     // Seat links carry their token after '#': a fragment never reaches a server log
     // or a Referer header.
-    const mine = `/table/${table.id}#${table.tokens[0]}`;
-    const friends = table.tokens.map((t, s) => [t, s]).filter(([t, s]) => t && s > 0);
+    // the creator's seat is the first with a token (at a table with a bet it is drawn)
+    const own = table.tokens.findIndex((t) => t);
+    const mine = `/table/${table.id}#${table.tokens[own]}`;
+    const friends = table.tokens.map((t, s) => [t, s]).filter(([t, s]) => t && s !== own);
     if (friends.length === 0) { location.href = mine; return; }
     const list = $("#link-list");
     list.replaceChildren();

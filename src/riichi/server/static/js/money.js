@@ -41,10 +41,18 @@ export async function showMoney() {
   await listOffers();
 }
 
+// The switches an offer changes from its preset, in words: shown before a seat is taken.
+function changed(switches) {
+  const words = Object.entries(switches).map(([k, v]) => `${k.replaceAll("_", " ")}: ${Array.isArray(v) ? v.join(", ") : v}`);
+  return words.length ? words.join("; ") : "as the preset";
+}
+
 async function act(offer, action) {
   $("#money-error").textContent = "";
   try {
-    const done = await postJSON(`/api/money/${offer}/${action}`, {});
+    // sitting confirms the switches the lobby showed
+    const body = action === "sit" ? { switches: offer.switches } : {};
+    const done = await postJSON(`/api/money/${offer.id}/${action}`, body);
     await loadMe();
     if (done.table) { location.href = `/table/${done.table}`; return; }
     await listOffers();
@@ -62,7 +70,7 @@ async function listOffers() {
     const mine = o.seats.some((s) => s.mine);
     const cells = [
       `${o.rules}, ${o.length}`,
-      o.settlement,
+      changed(o.switches),
       o.clock,
       `${o.bet.toLocaleString()} / ${chipText(o.reserve)}`,
       `${o.seats.length}/${o.players}: ${o.seats.map((s) => s.name).join(", ")}${o.by_invitation ? " (by invitation)" : ""}`,
@@ -72,7 +80,7 @@ async function listOffers() {
     if (ME && ME.account) {
       const button = el("button", null, mine ? "Leave (chips back)" : `Sit (holds ${o.reserve.toLocaleString()})`);
       button.type = "button";
-      button.addEventListener("click", () => act(o.id, mine ? "leave" : "sit"));
+      button.addEventListener("click", () => act(o, mine ? "leave" : "sit"));
       td.appendChild(button);
     }
     tr.appendChild(td);
