@@ -4,6 +4,7 @@ from riichi.bots.agent import BOT_LABEL, Agent, Bot
 from riichi.bots.defensive import DefensiveBot
 from riichi.bots.efficiency import EfficiencyBot
 from riichi.bots.expert import ExpertBot
+from riichi.bots.learned import LearnedBot
 from riichi.bots.master import MasterBot
 from riichi.bots.simple import RandomBot, TsumogiriBot
 
@@ -14,6 +15,7 @@ BOTS: dict[str, type[Bot]] = {
     "defensive": DefensiveBot,
     "expert": ExpertBot,
     "master": MasterBot,
+    "learned": LearnedBot,
 }
 
 
@@ -62,8 +64,16 @@ def make_agent(spec: str, seed: int | str = 0, timeout: float = 2.0) -> Agent:
     return make_bot(spec, seed)
 
 
+LEARNED_PREFIX = "learned:"  # the learned player on other weights: learned:PATH
+
+
 def make_bot(name: str, seed: int | str = 0) -> Bot:
-    """A built-in bot by name: random, tsumogiri, efficiency, defensive, expert, master."""
+    """A built-in bot by name: random, tsumogiri, efficiency, defensive, expert, master,
+    learned (or ``learned:PATH``, the learned player on the weights at PATH)."""
+    if name.startswith(LEARNED_PREFIX):
+        from pathlib import Path
+
+        return LearnedBot(seed, weights=Path(name[len(LEARNED_PREFIX) :]))
     try:
         return BOTS[name.strip().lower()](seed)
     except KeyError:
@@ -80,6 +90,7 @@ __all__ = [
     "Bot",
     "EfficiencyBot",
     "ExpertBot",
+    "LearnedBot",
     "MasterBot",
     "RandomBot",
     "TsumogiriBot",

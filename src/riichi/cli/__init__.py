@@ -10,6 +10,7 @@ from riichi.cli.convert import convert_command
 from riichi.cli.hand import hand_command
 from riichi.cli.info import info_command
 from riichi.cli.league import league_command
+from riichi.cli.learn import learn_command
 from riichi.cli.play import play_command
 from riichi.cli.ratings import ratings_command
 from riichi.cli.replay import replay_command
@@ -36,6 +37,7 @@ main.add_command(replay_command)
 main.add_command(review_command)
 main.add_command(convert_command)
 main.add_command(arena_command)
+main.add_command(learn_command)
 main.add_command(play_command)
 main.add_command(selfplay_command)
 main.add_command(serve_command)

@@ -1,0 +1,154 @@
+"""What the learned player sees: a seat's observation, and each option it weighs, as
+numbers a small network reads.
+
+The state is one flat vector from the seat's own point of view (the others by their
+place after it: right, across, left): its hand by kind as counts 1 to 4 and its red
+fives; the tiles it has not seen; the dora; for each other seat its score against
+this seat's, dealer or not, riichi, calls, river length and every kind in its river
+(the tiles it can never ron); the seat's wind, the round, honba, sticks, the live
+wall left and its place. An option is one of the choices ``expert`` weighs (a
+discard, a riichi, a call or the pass): its kind of action, the tile it lets go or
+takes, whether that is a dora or a red five, whether each other seat has it in its
+river, and expert's own valuation of it against its best (the value, the deal-in
+risk, the chance to win and what the win is worth). The network learns what expert's
+numbers leave out.
+
+Only the observation is read: nothing here can see another seat's concealed tiles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from riichi.bots.expert import Valued
+from riichi.game import ActionType, Observation
+from riichi.tiles import NUM_KINDS, dora_of, is_red
+
+OPTIONS = 4  # expert's best options the network weighs at one decision
+_TYPES = (
+    ActionType.DISCARD,
+    ActionType.RIICHI,
+    ActionType.PASS,
+    ActionType.CHI,
+    ActionType.PON,
+    ActionType.KAN,
+)
+_OTHER_SEAT = 1 + 1 + 1 + 1 + 1 + NUM_KINDS  # score, dealer, riichi, calls, river, kinds
+STATE_SIZE = NUM_KINDS * 4 + 3 + NUM_KINDS * 2 + 3 * _OTHER_SEAT + 4 + 2 + 3 + 4 + 1
+OPTION_SIZE = len(_TYPES) + 1 + NUM_KINDS + 2 + 3 + 5 + 1
+RED_KINDS = (4, 13, 22)  # 5m, 5p, 5s
+
+
+def state_features(obs: Observation) -> np.ndarray:
+    """The observation of a seat as ``STATE_SIZE`` numbers."""
+    assert obs.seat is not None and obs.hand is not None
+    out = np.zeros(STATE_SIZE, dtype=np.float32)
+    seat, n, reds = obs.seat, len(obs.scores), obs.rules.red_fives
+    counts = [0] * NUM_KINDS
+    for t in obs.hand:
+        counts[t >> 2] += 1
+    for kind, c in enumerate(counts):
+        if c:
+            out[kind * 4 : kind * 4 + c] = 1.0
+    at = NUM_KINDS * 4
+    for i, kind in enumerate(RED_KINDS):
+        out[at + i] = float(any(t >> 2 == kind and is_red(t, reds) for t in obs.hand))
+    at += 3
+    seen = list(counts)
+    for river in obs.discards:
+        for tile, _, _, called in river:
+            if not called:
+                seen[tile >> 2] += 1
+    for melds in obs.meld_tiles:
+        for meld in melds:
+            for t in meld:
+                seen[t >> 2] += 1
+    for t in obs.dora_indicators:
+        seen[t >> 2] += 1
+    for kind in range(NUM_KINDS):
+        out[at + kind] = max(0, 4 - seen[kind]) / 4
+    at += NUM_KINDS
+    three = n == 3
+    for t in obs.dora_indicators:
+        out[at + dora_of(t >> 2, three)] += 1.0
+    at += NUM_KINDS
+    mine = obs.scores[seat]
+    for step in range(1, 4):
+        if step < n:
+            other = (seat + step) % n
+            out[at] = (obs.scores[other] - mine) / 10000
+            out[at + 1] = float(other == obs.dealer)
+            out[at + 2] = float(obs.riichi[other])
+            out[at + 3] = len(obs.meld_tiles[other]) / 4
+            out[at + 4] = len(obs.discards[other]) / 24
+            for tile, _, _, _ in obs.discards[other]:
+                out[at + 5 + (tile >> 2)] = 1.0
+        at += _OTHER_SEAT
+    out[at + (seat - obs.dealer) % n] = 1.0  # the seat's wind
+    at += 4
+    out[at + min(obs.round_wind, 1)] = 1.0
+    at += 2
+    out[at] = obs.honba / 4
+    out[at + 1] = obs.sticks / 4
+    out[at + 2] = obs.live_left / 70
+    at += 3
+    place = sum(1 for s in range(n) if obs.scores[s] > mine or (obs.scores[s] == mine and s < seat))
+    out[at + place] = 1.0
+    at += 4
+    out[at] = mine / 25000 - 1
+    return out
+
+
+def option_features(obs: Observation, options: Sequence[Valued]) -> np.ndarray:
+    """``options`` (expert's, best first; valued) as ``OPTION_SIZE`` numbers each."""
+    assert obs.seat is not None
+    out = np.zeros((len(options), OPTION_SIZE), dtype=np.float32)
+    best = options[0].value or 0.0
+    n = len(obs.scores)
+    dora = {dora_of(t >> 2, n == 3) for t in obs.dora_indicators}
+    rivers = [{tile >> 2 for tile, _, _, _ in obs.discards[(obs.seat + s) % n]} for s in (1, 2, 3)]
+    for row, option in enumerate(options):
+        action = option.action
+        kind = action.type
+        at = len(_TYPES) + 1
+        if kind in _TYPES:
+            out[row, _TYPES.index(kind)] = 1.0
+        else:
+            out[row, len(_TYPES)] = 1.0
+        tile = action.tile
+        if tile is not None:
+            out[row, at + (tile >> 2)] = 1.0
+            out[row, at + NUM_KINDS] = float((tile >> 2) in dora)
+            out[row, at + NUM_KINDS + 1] = float(is_red(tile, obs.rules.red_fives))
+            for s, river in enumerate(rivers[: n - 1]):
+                out[row, at + NUM_KINDS + 2 + s] = float((tile >> 2) in river)
+        at += NUM_KINDS + 5
+        value = option.value or 0.0
+        out[row, at] = (value - best) / 1000
+        out[row, at + 1] = option.risk / 1000
+        out[row, at + 2] = option.win
+        out[row, at + 3] = option.points / 10000
+        out[row, at + 4] = value / 10000
+        out[row, at + 5] = float(row == 0)
+    return out
+
+
+def weighed(options: Sequence[Valued]) -> list[Valued]:
+    """The options the network weighs: expert's best ``OPTIONS`` valued ones, or none
+    where a rule of expert's decides (a win, an abort, a kan) or one option is all."""
+    if not options or options[0].value is None:
+        return []
+    kept = [o for o in options if o.value is not None][:OPTIONS]
+    return kept if len(kept) > 1 else []
+
+
+__all__ = [
+    "OPTIONS",
+    "OPTION_SIZE",
+    "STATE_SIZE",
+    "option_features",
+    "state_features",
+    "weighed",
+]

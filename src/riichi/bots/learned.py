@@ -1,0 +1,62 @@
+"""``learned``: the roster level that plays by a network trained here by self-play.
+
+At each decision ``expert`` lists and values its options; where a rule of expert's
+decides (a win, an abort, a kan) or only one option is valued, that is played.
+Otherwise the network (``riichi.bots.network``) scores expert's best ``OPTIONS``
+options from the seat's observation and plays the highest. The weights ship with the
+package (``bots/weights/learned.npz``, numpy only); ``riichi learn`` trains them
+again from nothing (README: the learned player). Deterministic for a seed: the
+network adds no randomness to expert's.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from riichi.bots.agent import Bot
+from riichi.bots.expert import ExpertBot, Valued
+from riichi.bots.features import option_features, state_features, weighed
+from riichi.bots.network import WEIGHTS, Network, inputs
+from riichi.game import Action, Observation
+
+_LOADED: dict[Path, Network] = {}
+
+
+def network_at(path: Path = WEIGHTS) -> Network:
+    """The network stored at ``path``, read once a process."""
+    if path not in _LOADED:
+        _LOADED[path] = Network.load(path)
+    return _LOADED[path]
+
+
+class LearnedBot(Bot):
+    kind = "learned"
+
+    def __init__(
+        self, seed: int | str = 0, network: Network | None = None, weights: Path = WEIGHTS
+    ) -> None:
+        super().__init__(seed)
+        self.expert = ExpertBot(seed)
+        self.network = network if network is not None else network_at(weights)
+
+    def act(self, observation: Observation) -> Action:
+        return self.choose(observation)[0].action
+
+    def choose(self, observation: Observation) -> tuple[Valued, list[Valued], np.ndarray | None]:
+        """The option played, the options weighed (expert's order) and the network's
+        heads for them (None where expert's rule decided)."""
+        options = self.expert.evaluate(observation)
+        kept = weighed(options)
+        if not kept:
+            return options[0], kept, None
+        heads = self.heads(observation, kept)
+        return kept[int(np.argmax(heads[:, 0]))], kept, heads
+
+    def heads(self, observation: Observation, options: list[Valued]) -> np.ndarray:
+        rows = inputs(state_features(observation), option_features(observation, options))
+        return self.network.forward(rows)[0]
+
+
+__all__ = ["LearnedBot", "network_at"]

@@ -1,0 +1,254 @@
+"""``riichi learn``: the learned player's self-play data, training and rounds.
+
+``riichi learn round`` is one round of learning from nothing or from the last
+round: self-play data from the current best bot (``expert`` in round 0, then the
+last round's network), a network trained on it (round 0: the policy learns expert's
+choices and the value heads what followed; later rounds: the policy learns the
+options the previous network's value heads rate best), then a duplicate arena of the
+new network against ``expert`` on walls no round trains on, logged with the round's
+positions and times to ``ROUNDS/rounds.jsonl``. Each step is seeded: the same
+command gives the same weights.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import time
+from pathlib import Path
+
+import click
+from tqdm import tqdm
+
+from riichi.bots.arena import run, tasks
+from riichi.bots.network import WEIGHTS, Network
+from riichi.bots.training import (
+    Data,
+    load_data,
+    shards,
+    train,
+    value_targets,
+    write_data,
+)
+
+# Seeds: data rounds draw matches from DATA_SEEDS + round * ROUND_SPAN, the arena's
+# walls from ARENA_SEEDS on, which no round's data reaches.
+DATA_SEEDS = 50_000_000
+ROUND_SPAN = 1_000_000
+ARENA_SEEDS = 90_000_000
+
+
+@click.group("learn")
+def learn_command() -> None:
+    """Train the learned player by self-play (data, training, rounds)."""
+
+
+def _jobs(jobs: int | None) -> int:
+    return jobs or os.cpu_count() or 1
+
+
+@learn_command.command("data")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True)
+@click.option("--matches", type=click.IntRange(1), default=100, show_default=True)
+@click.option("--seed", type=int, default=DATA_SEEDS, show_default=True)
+@click.option("--per-shard", type=click.IntRange(1), default=20, show_default=True)
+@click.option("--epsilon", type=click.FloatRange(0, 1), default=0.1, show_default=True)
+@click.option(
+    "--weights",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The network that plays (default: expert plays).",
+)
+@click.option("--rules", "rules_name", default="online", show_default=True)
+@click.option(
+    "--jobs", type=click.IntRange(1), default=None, help="Processes (default: all cores)."
+)
+def data_command(
+    out: Path,
+    matches: int,
+    seed: int,
+    per_shard: int,
+    epsilon: float,
+    weights: Path | None,
+    rules_name: str,
+    jobs: int | None,
+) -> None:
+    """Self-play positions, a compressed shard per PER_SHARD matches."""
+    written = _data(out, matches, seed, per_shard, epsilon, weights, rules_name, _jobs(jobs))
+    click.echo(f"{written} positions from {matches} matches in {out}")
+
+
+def _data(
+    out: Path,
+    matches: int,
+    seed: int,
+    per_shard: int,
+    epsilon: float,
+    weights: Path | None,
+    rules: str,
+    jobs: int,
+) -> int:
+    todo = shards(out, seed, matches, per_shard, epsilon=epsilon, weights=weights, rules=rules)
+    with tqdm(total=matches, unit="match", desc="self-play", disable=None) as bar:
+        return write_data(todo, jobs, bar.update)
+
+
+def _train(
+    data: Data,
+    seed: int,
+    epochs: int,
+    previous: Network | None,
+    margin: float,
+) -> tuple[Network, list[dict[str, float]]]:
+    targets = data.chosen.astype("int64")
+    if previous is not None:
+        targets = value_targets(data, previous, margin)
+    bars: list[tqdm] = []  # type: ignore[type-arg]
+
+    def progress(batches, total):  # type: ignore[no-untyped-def]
+        bar = tqdm(batches, total=total, unit="batch", desc=f"epoch {len(bars) + 1}", disable=None)
+        bars.append(bar)
+        return bar
+
+    network, steps = train(data, targets, seed, epochs, progress=progress)
+    return network, [vars(s) for s in steps]
+
+
+@learn_command.command("train")
+@click.argument(
+    "folders", nargs=-1, required=True, type=click.Path(file_okay=False, path_type=Path)
+)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--epochs", type=click.IntRange(1), default=3, show_default=True)
+@click.option(
+    "--previous",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Learn the options this network's value heads rate best.",
+)
+@click.option(
+    "--margin",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="Thousands of points an option must be rated above the bot's.",
+)
+def train_command(
+    folders: tuple[Path, ...],
+    out: Path,
+    seed: int,
+    epochs: int,
+    previous: Path | None,
+    margin: float,
+) -> None:
+    """Train a network on the shards under FOLDERS."""
+    data = load_data(folders)
+    network, steps = _train(
+        data, seed, epochs, None if previous is None else Network.load(previous), margin
+    )
+    network.save(out)
+    for step in steps:
+        click.echo(json.dumps(step))
+
+
+def arena_against_expert(weights: Path, walls: int, seed: int, jobs: int) -> dict[str, float]:
+    """Two learned players against two experts on ``walls`` walls in all six seatings:
+    each bot's average place, and the learned player's lead by wall with its 95%
+    interval."""
+    spec = f"learned:{weights.resolve()}"
+    work = tasks([spec, "expert", spec, "expert"], walls, "online", seed, duplicate=True)
+    by_wall: dict[int, list[float]] = {}
+    places: dict[str, list[int]] = {}
+    with tqdm(total=len(work), unit="hanchan", desc="arena", disable=None) as bar:
+        for task, (seats, _) in zip(work, run(work, jobs, bar.update), strict=True):
+            for seat in seats:
+                mine = "learned" if seat.bot == spec else "expert"
+                places.setdefault(mine, []).append(seat.place)
+                sign = 1 if mine == "expert" else -1
+                by_wall.setdefault(task.seed, []).append(sign * seat.place / 2)
+    leads = [sum(v) / (len(v) / 4) for v in by_wall.values()]
+    lead = statistics.fmean(leads)
+    half = 1.96 * statistics.stdev(leads) / len(leads) ** 0.5 if len(leads) > 1 else 0.0
+    return {
+        "hanchans": len(work),
+        "learned_place": statistics.fmean(places["learned"]),
+        "expert_place": statistics.fmean(places["expert"]),
+        "lead": lead,
+        "lead_95": half,
+    }
+
+
+@learn_command.command("round")
+@click.argument("number", type=click.IntRange(0))
+@click.option(
+    "--dir",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("learn"),
+    show_default=True,
+)
+@click.option("--matches", type=click.IntRange(1), default=2000, show_default=True)
+@click.option("--epsilon", type=click.FloatRange(0, 1), default=0.1, show_default=True)
+@click.option("--epochs", type=click.IntRange(1), default=3, show_default=True)
+@click.option("--margin", type=float, default=0.5, show_default=True)
+@click.option(
+    "--walls",
+    type=click.IntRange(1),
+    default=100,
+    show_default=True,
+    help="Arena walls (x6 seatings) against expert.",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--jobs", type=click.IntRange(1), default=None)
+@click.option("--ship", is_flag=True, help="Copy the round's weights into the package.")
+def round_command(
+    number: int,
+    folder: Path,
+    matches: int,
+    epsilon: float,
+    epochs: int,
+    margin: float,
+    walls: int,
+    seed: int,
+    jobs: int | None,
+    ship: bool,
+) -> None:
+    """Round NUMBER: data from the best bot so far, a network trained on it, its arena."""
+    cores = _jobs(jobs)
+    previous = folder / f"round-{number - 1}.npz" if number else None
+    if previous is not None and not previous.exists():
+        raise click.UsageError(f"round {number} starts from {previous}, which is not there")
+    started = time.perf_counter()
+    data_dir = folder / f"data-{number}"
+    if data_dir.exists():
+        shutil.rmtree(data_dir)
+    positions = _data(
+        data_dir, matches, DATA_SEEDS + number * ROUND_SPAN, 20, epsilon, previous, "online", cores
+    )
+    self_play = time.perf_counter() - started
+    data = load_data([data_dir])
+    begun = time.perf_counter()
+    network, steps = _train(
+        data, seed + number, epochs, None if previous is None else Network.load(previous), margin
+    )
+    training = time.perf_counter() - begun
+    weights = folder / f"round-{number}.npz"
+    network.save(weights)
+    arena = arena_against_expert(weights, walls, ARENA_SEEDS, cores)
+    entry = {
+        "round": number,
+        "matches": matches,
+        "positions": positions,
+        "self_play_s": round(self_play),
+        "training_s": round(training),
+        "epochs": steps,
+        **arena,
+    }
+    with (folder / "rounds.jsonl").open("a") as log:
+        log.write(json.dumps(entry) + "\n")
+    if ship:
+        shutil.copy(weights, WEIGHTS)
+    click.echo(json.dumps(entry))
