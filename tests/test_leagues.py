@@ -14,11 +14,18 @@ from click.testing import CliRunner
 from starlette.testclient import TestClient
 
 from riichi.cli import main
+from riichi.platform.accounts import name_key
 from riichi.platform.leagues import Game, LeagueError, check_start, plan_season, standings
 from riichi.rules import find_ruleset
 from riichi.server import create_app
 from riichi.server.clock import FakeClock
 from test_server_accounts import register
+
+
+def as_operator(client: TestClient, name: str) -> None:
+    """A season of computers alone is an operator's to start: the staff's role."""
+    client.app.state.server.store.accounts.set_role(name_key(name), "operator")  # type: ignore[attr-defined]
+
 
 TEAMS = {f"p{i}": ("red" if i < 4 else "blue") for i in range(8)}
 SEASON = {
@@ -92,6 +99,7 @@ def test_a_team_season_of_eight_over_three_rounds_survives_a_restart(tmp_path: P
     db = f"sqlite:///{tmp_path / 'league.db'}"
     with TestClient(create_app(db, clock=FakeClock())) as client:
         register(client, "Organiser")
+        as_operator(client, "Organiser")
         made = client.post("/api/leagues", json=SEASON)
         assert made.status_code == 201, made.text
         league = made.json()["id"]
@@ -265,6 +273,7 @@ def test_teams_that_take_turns_send_one_member_each_a_round_in_turn() -> None:
 def test_a_season_of_teams_taking_turns_plays_through_the_server(tmp_path: Path) -> None:
     with TestClient(create_app(f"sqlite:///{tmp_path / 't.db'}", clock=FakeClock())) as client:
         register(client, "Organiser")
+        as_operator(client, "Organiser")
         open_play = client.post("/api/leagues", json={**SEASON, "mode": "turns", "play": "open"})
         assert open_play.status_code == 400 and "scheduled" in open_play.json()["error"]
         made = client.post("/api/leagues", json={**SEASON, "mode": "turns", "rounds": 2})

@@ -839,7 +839,7 @@ def create_app(
             return _error(str(exc), exc.status)
         if isinstance(exc, NotFound):
             return _error(str(exc), 404)
-        if isinstance(exc, ReviewBusy):
+        if isinstance(exc, ReviewBusy | Busy):
             return _error(str(exc), exc.status)
         return _error(str(exc), 400)  # a bad name or password, a request refused
 

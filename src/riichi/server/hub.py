@@ -56,6 +56,7 @@ from riichi.server.relay import Relay
 from riichi.server.reviews import ReviewDesk, joined, reviewable
 from riichi.server.storage import Account, ChipsShort, Store, StoredTable
 from riichi.server.table import (
+    Busy,
     LiveTable,
     NotFound,
     ProtocolError,
@@ -73,14 +74,6 @@ from riichi.server.views import replay_frames
 
 log = logging.getLogger(__name__)
 SEED_LENGTH = 64
-
-
-class Busy(ProtocolError):
-    """A limit on how much one address, or everyone, may start (HTTP 429 or 503)."""
-
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,6 +69,11 @@ STEP_EVERY = 1.0  # seconds between the runner's looks, besides the tables' ends
 NAME_LENGTH = 64
 TEAM_LENGTH = 40
 MAX_COMPUTERS = 8  # roster computers an organiser adds at once
+# What one account may make (an operator is not bounded by these): seasons not yet
+# over, roster computers in one season (and never a season of computers alone, which
+# would only load the site)
+MAX_SEASONS = 3
+MAX_SEASON_COMPUTERS = 12
 
 
 class LeagueStore:
@@ -85,6 +90,17 @@ class LeagueStore:
         with self.engine.connect() as conn:
             row = conn.execute(select(leagues).where(leagues.c.id == league_id)).first()
         return None if row is None else dict(row._mapping)
+
+    def organised(self, account_id: int) -> int:
+        """The seasons an account organises that have not ended."""
+        with self.engine.connect() as conn:
+            return int(
+                conn.execute(
+                    select(func.count())
+                    .select_from(leagues)
+                    .where(leagues.c.organiser == account_id, leagues.c.status != "over")
+                ).scalar_one()
+            )
 
     def page(self) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
@@ -345,6 +361,11 @@ class LeagueDesk:
                 raise ProtocolError("invite is a list of account names")
             found = await accounts_named(self.registry.store, names[:MAX_MEMBERS])
             invited = [account.id, *found.values()]
+        organised = await asyncio.to_thread(self.store.organised, account.id)
+        if organised >= MAX_SEASONS and not await self._operator(account):
+            raise ProtocolError(
+                f"you organise {organised} seasons that have not ended; the limit is {MAX_SEASONS}"
+            )
         league_id = secrets.token_hex(6)
         row = {
             "id": league_id,
@@ -364,6 +385,9 @@ class LeagueDesk:
         }
         await asyncio.to_thread(self.store.create, row)
         return await self.view(league_id)
+
+    async def _operator(self, account: Account) -> bool:
+        return await asyncio.to_thread(self.registry.store.accounts.is_operator, account.id)
 
     async def _season(self, league_id: str) -> dict[str, Any]:
         found = await asyncio.to_thread(self.store.get, league_id[:16])
@@ -402,7 +426,14 @@ class LeagueDesk:
         if not isinstance(count, int) or isinstance(count, bool) or not 0 < count <= MAX_COMPUTERS:
             raise ProtocolError(f"count is a whole number from 1 to {MAX_COMPUTERS}")
         team = self._team(season, body)
-        have = len(await asyncio.to_thread(self.store.members, season["id"]))
+        listed = await asyncio.to_thread(self.store.members, season["id"])
+        have = len(listed)
+        computers = sum(1 for key, _, _ in listed if not key.startswith("account:"))
+        if computers + count > MAX_SEASON_COMPUTERS and not await self._operator(account):
+            raise ProtocolError(
+                f"a season has at most {MAX_SEASON_COMPUTERS} roster computers; "
+                f"this one has {computers}"
+            )
         for n in range(count):
             label = f"{ROSTER} {have + n + 1} {BOT_LABEL}"
             await self._add(season["id"], f"computer:{season['id']}:{have + n + 1}", label, team)
@@ -424,8 +455,17 @@ class LeagueDesk:
             check_start(members, season["mode"], rules.players)
         except LeagueError as exc:
             raise ProtocolError(str(exc)) from None
-        plan = await asyncio.to_thread(
-            plan_season, members, season["rounds"], rules.players, season["id"], season["mode"]
+        if not any(k.startswith("account:") for k in members) and not await self._operator(account):
+            raise ProtocolError("a season of roster computers alone is an operator's to start")
+        # in the planner's worker: a large season's plan takes seconds of CPU
+        plan = await self.registry.planner.plan(
+            f"account:{account.id}",
+            plan_season,
+            members,
+            season["rounds"],
+            rules.players,
+            season["id"],
+            season["mode"],
         )
         if await asyncio.to_thread(self.store.start, season["id"], plan):
             self._woken.set()
@@ -581,6 +621,10 @@ class LeagueDesk:
             if self.registry.live >= self.registry.limits.live_tables:
                 return  # the site is full: the runner seats the rest when tables end
             seats = desk_seats(seated, names)
+            if all(s.is_bot for s in seats) and self.registry.computer_tables() >= (
+                self.registry.limits.computer_tables
+            ):
+                return  # enough computers play alone: this table waits for one to end
             row = {
                 "league_id": season["id"],
                 "round": round_,

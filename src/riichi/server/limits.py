@@ -45,6 +45,9 @@ class Limits:
     guest_tables: int = 500  # live tables opened by guests, all together
     guest_tables_per_address: int = 3  # ... by the guests of one address
     tables_per_account: int = 10  # live tables one signed-in account opens
+    # live tables with no person at them (a league's round of computers), in this
+    # process: they load the site and nobody plays them
+    computer_tables: int = 16
     idle_seconds: float = 3600.0  # an untimed table nobody moved at or visited closes
     page: int = 50  # lobby and game lists
     max_page: int = 200

@@ -48,6 +48,7 @@ from riichi.rules import RuleSet
 from riichi.server.clock import Clock
 from riichi.server.ledger import ChipStore
 from riichi.server.limits import Limits
+from riichi.server.planner import Planner
 from riichi.server.storage import NewTable, Store, StoredTable, Writer
 from riichi.server.table import (
     IDLE,
@@ -126,6 +127,7 @@ class Registry:
     ) -> None:
         self.store = store
         self.thinkers = thinkers
+        self.planner = Planner()  # competitions' schedules, made off the event loop
         self.shared = shared
         self.owner = secrets.token_hex(8)  # this process, in the leases it holds
         self.clock = clock
@@ -155,6 +157,12 @@ class Registry:
         if not self.shared:  # alone on the database: every live table is this process's
             self._tasks.append(asyncio.create_task(self._restore_all(), name="restore tables"))
 
+    def computer_tables(self) -> int:
+        """Live tables of this process with no person at them."""
+        return sum(
+            1 for t in self.tables.values() if not t.match.over and all(s.is_bot for s in t.seats)
+        )
+
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
@@ -162,6 +170,7 @@ class Registry:
             await table.stop()
         if self.thinkers is not None:
             self.thinkers.close()
+        self.planner.close()
         await asyncio.to_thread(self.writer.close)
 
     async def _restore_all(self) -> None:

@@ -91,6 +91,14 @@ class ProtocolError(RiichiError):
     """A message the table refuses; nothing has changed."""
 
 
+class Busy(ProtocolError):
+    """A limit on how much one address, or everyone, may start (HTTP 429 or 503)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 class NotFound(ProtocolError):
     """No such table, game, player or tournament (HTTP 404)."""
 

@@ -75,7 +75,7 @@ from riichi.server.storage import (
     tournament_tables,
     tournaments,
 )
-from riichi.server.table import NotFound, ProtocolError, clock_of, fresh_table, rules_of
+from riichi.server.table import Busy, NotFound, ProtocolError, clock_of, fresh_table, rules_of
 
 log = logging.getLogger(__name__)
 MAX_BET = 1_000_000
@@ -83,6 +83,7 @@ MAX_WAIT = 7 * 86_400.0  # registration stays open at most a week
 NOT_ENDED = ("open", "closing", "running")
 TOURNAMENT_CHANGED = "tournament-entered"  # a bus event's kind: someone entered
 IDLE_STEP = 60.0  # seconds: the runner looks at least this often
+PLAN_RETRY = 5.0  # seconds: a plan the planner refused is asked for again
 Plan = list[list[list[str | None]]]
 
 
@@ -431,7 +432,6 @@ class TournamentDesk:
         self.registry = registry
         self.store = TournamentStore(registry.store.engine)
         self._lock = asyncio.Lock()  # one step at a time
-        self._planning = asyncio.Semaphore(1)  # one seating plan made at a time
         self._woken = asyncio.Event()  # a tournament's table ended: step at once
         # tells a person their table started (the site's live channel sets it)
         self.notify: Callable[[int, dict[str, Any]], None] = lambda account, notice: None
@@ -620,7 +620,11 @@ class TournamentDesk:
             if t.status == "open" and self.registry.clock.now() < t.closes:
                 wake = min(wake, t.closes)
             elif t.status in ("open", "closing"):  # closing: its plan not stored before a stop
-                await self._begin(t)
+                try:
+                    await self._begin(t)
+                except Busy as exc:
+                    log.info("tournament %s: its plan waits (%s)", t.id, exc)
+                    wake = min(wake, self.registry.clock.now() + PLAN_RETRY)
             elif t.status == "running":
                 await self._advance(t)
         return wake
@@ -633,8 +637,11 @@ class TournamentDesk:
             await asyncio.to_thread(self.store.cancel, t, self.registry.clock.now())
             return
         entered = [p for p, _ in people]
-        async with self._planning:  # off the loop, one at a time, bounded by the size limits
-            plan = await asyncio.to_thread(plan_rounds, entered, t.rounds, t.rules.players, t.seed)
+        # in the planner's worker, off the loop and its threads (still "closing": a plan
+        # refused is made again at the runner's next step)
+        plan = await self.registry.planner.plan(
+            f"tournament:{t.id}", plan_rounds, entered, t.rounds, t.rules.players, t.seed
+        )
         if await asyncio.to_thread(self.store.start, t.id, plan):
             await self._seat(await self._get(t.id), 1, people)
 
