@@ -121,6 +121,8 @@ def plan_rounds(
     seats every entrant, or ``lineups[round]`` where given. Deterministic for a seed, so
     a restarted server seats the same tables."""
     budget = max(1, PLAN_WORK // max(1, len(entrants) * rounds))
+    # a large competition tries fewer shuffles a round: its plan stays within seconds
+    tries = max(1, min(SEATING_TRIES, PLAN_WORK // max(1, len(entrants) * rounds)))
     best: list[list[list[str | None]]] = []
     best_cost = -1
     for attempt in range(budget):
@@ -128,7 +130,7 @@ def plan_rounds(
         plan = []
         for round_ in range(1, rounds + 1):
             seated_now = entrants if lineups is None else lineups[round_ - 1]
-            tables = seat_round(seated_now, met, size, f"{seed}/{attempt}/{round_}")
+            tables = seat_round(seated_now, met, size, f"{seed}/{attempt}/{round_}", tries)
             plan.append(tables)
             for table in tables:
                 seated = [p for p in table if p is not None]
@@ -143,10 +145,14 @@ def plan_rounds(
 
 
 def seat_round(
-    entrants: Sequence[str], met: Mapping[frozenset[str], int], size: int, seed: str
+    entrants: Sequence[str],
+    met: Mapping[frozenset[str], int],
+    size: int,
+    seed: str,
+    tries: int = SEATING_TRIES,
 ) -> list[list[str | None]]:
-    """Tables for one round: every entrant once, as few repeat meetings as the tries
-    find, ``None`` for a roster computer's seat. Deterministic for a seed."""
+    """Tables for one round: every entrant once, as few repeat meetings as ``tries``
+    shuffles find, ``None`` for a roster computer's seat. Deterministic for a seed."""
     if not entrants:
         return []
     count = -(-len(entrants) // size)
@@ -154,7 +160,7 @@ def seat_round(
     room = [len(entrants) // count + (i < len(entrants) % count) for i in range(count)]
     best: list[list[str]] = []
     best_cost = -1
-    for attempt in range(SEATING_TRIES):
+    for attempt in range(tries):
         order = _shuffled(entrants, f"{seed}/{attempt}")
         tables: list[list[str]] = [[] for _ in room]
         for who in order:
