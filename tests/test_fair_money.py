@@ -100,3 +100,19 @@ def test_offers_show_their_switches_and_a_seat_confirms_them(tmp_path: Path) -> 
         names = ["Anna", "Bean", "Cyd", "Deea"]
         seated = [s["name"] for s in ann.get(f"/api/tables/{offer['id']}").json()["seats"]]
         assert seated == drawn_seats(stored.seed, names)
+
+
+def test_a_seat_left_before_the_start_is_a_stake_given_back(tmp_path: Path) -> None:
+    """The statement called it "money table settled" with a link to a replay that
+    never was."""
+    with running_site(tmp_path) as site:
+        ann, bea = (Person(site.port, i + 1, n) for i, n in enumerate(["Anna", "Bean"]))
+        offer = ann.post("/api/money", json={**ONE_HAND_WTA, "clock": "standard", "bet": 100})
+        made = offer.json()
+        assert bea.post(f"/api/money/{made['id']}/sit", json=confirming(made)).status_code == 200
+        assert bea.post(f"/api/money/{made['id']}/leave").json()["left"] is True
+        back, held = bea.get("/api/chips").json()["statement"]["items"][:2]
+        assert back["what"] == "stake back: you left a money table before it started"
+        assert back["link"] == "/money" and back["amount"] == -held["amount"] > 0
+        assert held["what"] == "stake held for a money table"
+        assert site.app.state.server.chips.audit() == []

@@ -38,6 +38,14 @@ class ChipError(RiichiError):
     """A movement the ledger refuses: a bad amount, or more than a player holds."""
 
 
+LEFT = ":left"  # the event of a reserve given back to a seat left before the start
+
+
+def left_event(ref: str) -> str:
+    """The ledger event of a money seat left before its table started."""
+    return f"table:{ref}{LEFT}"
+
+
 def account_ledger(account_id: int) -> str:
     return f"account:{account_id}"
 
@@ -56,7 +64,10 @@ def movement(event: str, other: str, amount: int) -> dict[str, str | None]:
     paid = amount < 0
     what = event
     link = None
-    if kind == "table":
+    if kind == "table" and ref.endswith(LEFT):
+        what = "stake back: you left a money table before it started"
+        link = "/money"
+    elif kind == "table":
         what = (
             "stake held for a money table" if paid else "money table settled: stake back ± result"
         )

@@ -14,6 +14,7 @@ from sqlalchemy.engine import Connection, Engine
 from riichi.platform.chips import (
     BANK,
     HOUSE,
+    LEFT,
     MONEY,
     MoneyLimits,
     Played,
@@ -163,7 +164,7 @@ class ChipStore:
             ).all()
         moves: dict[tuple[str, str], list[int]] = {}
         for row in rows:
-            ref = row.event[len("table:") :]
+            ref = row.event[len("table:") :].removesuffix(LEFT)
             if ref not in settled:
                 continue
             if row.source.startswith("account:"):  # the reserve, into the escrow

@@ -34,7 +34,7 @@ from sqlalchemy.exc import IntegrityError
 
 from riichi.errors import excerpt
 from riichi.platform import Pool
-from riichi.platform.chips import Transfer, account_ledger, escrow, reserve
+from riichi.platform.chips import Transfer, account_ledger, escrow, left_event, reserve
 from riichi.platform.offers import OfferError, Sitter, check_offer, seat_for
 from riichi.platform.tables import HUMAN, SeatSpec, TableKind, drawn_seats
 from riichi.rules import RuleSet, changed_switches
@@ -179,7 +179,7 @@ class OfferStore:
             held = reserve(offer.rules, offer.bet)
             post(
                 conn,
-                f"table:{offer_id}",
+                left_event(offer_id),
                 [Transfer(escrow(offer_id), account_ledger(account), held)],
                 now,
             )
