@@ -93,3 +93,49 @@ def test_a_plan_waits_in_the_worker_one_per_owner_and_in_time() -> None:
             planner.close()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Winter\u202eeugael",  # a right-to-left override
+        "Winter\x00league",
+        "Winter\u200bleague",  # a zero-width space
+        "Z" + "\u0301" * 12 + "algo",  # a stack of combining marks
+    ],
+    ids=["bidi", "nul", "zero-width", "combining-stack"],
+)
+def test_names_of_seasons_teams_and_tournaments_print_plainly(tmp_path: Path, name: str) -> None:
+    with site(tmp_path) as client:
+        register(client, "Namer")
+        season = client.post("/api/leagues", json={**SEASON, "name": name})
+        assert season.status_code == 400 and "a season's name" in season.json()["error"]
+        cup = client.post("/api/tournaments", json={"name": name, "rules": "classic"})
+        assert cup.status_code == 400 and "a tournament's name" in cup.json()["error"]
+        league = client.post("/api/leagues", json=SEASON).json()["id"]
+        team = client.post(f"/api/leagues/{league}/join", json={"team": name})
+        assert team.status_code == 400 and "a team's name" in team.json()["error"]
+        assert client.get(f"/api/leagues/{league}").json()["members"] == []
+        # one accent on a letter, or two, is a name
+        fine = client.post("/api/leagues", json={**SEASON, "name": "Zé\u0301 league"})
+        assert fine.status_code == 201
+
+
+def test_a_team_that_looks_like_another_is_the_same_team_and_teams_are_capped(
+    tmp_path: Path,
+) -> None:
+    """A stranger joined as "Alpha" with a zero-width space, or a Cyrillic А: a second
+    team that reads as the first."""
+    with site(tmp_path) as client:
+        register(client, "Captain")
+        as_operator(client, "Captain")  # computers beyond an account's twelve
+        league = client.post("/api/leagues", json=SEASON).json()["id"]
+        assert client.post(f"/api/leagues/{league}/join", json={"team": "Alpha"}).status_code == 200
+        joined = client.post(f"/api/leagues/{league}/computers", json={"count": 3, "team": "Аlpha"})
+        assert {m["team"] for m in joined.json()["members"]} == {"Alpha"}
+        over = client.post(f"/api/leagues/{league}/computers", json={"count": 5, "team": "ALPHA"})
+        assert over.status_code == 400 and "has 8 members" in over.json()["error"]
+        client.post(f"/api/leagues/{league}/computers", json={"count": 4, "team": "ALPHA"})
+        full = client.post(f"/api/leagues/{league}/computers", json={"count": 1, "team": "alpha"})
+        assert full.status_code == 400 and "has 8 members" in full.json()["error"]
+        assert len(client.get(f"/api/leagues/{league}").json()["members"]) == 8

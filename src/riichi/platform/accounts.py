@@ -124,6 +124,30 @@ def check_name(name: object) -> str:
     return name
 
 
+MAX_MARKS = 2  # combining marks on one letter: enough for any script, not a stack
+
+
+def check_title(text: object, what: str, longest: int) -> str:
+    """A name people give to a season, a team or a tournament, as it is shown: NFKC,
+    its spaces collapsed, 1 to ``longest`` characters, and only what prints plainly:
+    no control or format characters (NUL, bidirectional overrides, zero-width
+    spaces) and no stack of more than ``MAX_MARKS`` combining marks. Raises
+    ``AccountError`` naming ``what``."""
+    if not isinstance(text, str):
+        raise AccountError(f"{what} is text, got {excerpt(text)}")
+    title = " ".join(unicodedata.normalize("NFKC", text).split())
+    if not 0 < len(title) <= longest:
+        raise AccountError(f"{what} has 1 to {longest} characters")
+    if not title.isprintable():
+        raise AccountError(f"{what} has characters that do not print: {excerpt(title)}")
+    run = 0
+    for ch in title:
+        run = run + 1 if unicodedata.combining(ch) else 0
+        if run > MAX_MARKS:
+            raise AccountError(f"{what} stacks more than {MAX_MARKS} marks on a letter")
+    return title
+
+
 def check_password(password: object) -> str:
     if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise AccountError(f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters")

@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from riichi.bots import BOT_LABEL, ROSTER
 from riichi.errors import excerpt
 from riichi.platform import Pool
+from riichi.platform.accounts import AccountError, check_title, skeleton
 from riichi.platform.leagues import (
     MAX_MEMBERS,
     TEAM_MODES,
@@ -68,6 +69,7 @@ log = logging.getLogger(__name__)
 STEP_EVERY = 1.0  # seconds between the runner's looks, besides the tables' ends
 NAME_LENGTH = 64
 TEAM_LENGTH = 40
+TEAM_SIZE = 8  # members of one team at most
 MAX_COMPUTERS = 8  # roster computers an organiser adds at once
 # What one account may make (an operator is not bounded by these): seasons not yet
 # over, roster computers in one season (and never a season of computers alone, which
@@ -334,9 +336,7 @@ class LeagueDesk:
         }  # fmt: skip
         if unknown:
             raise ProtocolError(f"unknown fields {excerpt(sorted(unknown))}")
-        name = body.get("name")
-        if not isinstance(name, str) or not 0 < len(name.strip()) <= NAME_LENGTH:
-            raise ProtocolError(f"a season's name has 1 to {NAME_LENGTH} characters")
+        name = _title(body.get("name"), "a season's name", NAME_LENGTH)
         rules = rules_of({"rules": "league", **body})
         pool = clock_of(body, Pool.UNTIMED.value).value
         rounds = body.get("rounds", 4)
@@ -369,7 +369,7 @@ class LeagueDesk:
         league_id = secrets.token_hex(6)
         row = {
             "id": league_id,
-            "name": " ".join(name.split()),
+            "name": name,
             "organiser": account.id,
             "rules": json.dumps(rules.to_dict()),
             "pool": pool,
@@ -399,17 +399,25 @@ class LeagueDesk:
         season = await self._season(league_id)
         if season["joining"] == "invitation" and account.id not in json.loads(season["invited"]):
             raise ProtocolError("this season is by invitation")
-        team = self._team(season, body)
+        team = await self._team(season, body)
         await self._add(season["id"], f"account:{account.id}", account.name, team)
         return await self.view(season["id"])
 
-    def _team(self, season: dict[str, Any], body: Any) -> str | None:
+    async def _team(self, season: dict[str, Any], body: Any, joining: int = 1) -> str | None:
+        """The team a member joins: its name as given, or the existing team's it looks
+        like (compared by skeleton, so "Alpha" and "Аlpha" with a Cyrillic А are one
+        team, never two that read alike)."""
         team = body.get("team") if isinstance(body, dict) else None
         if season["mode"] not in TEAM_MODES:
             return None
-        if not isinstance(team, str) or not 0 < len(team.strip()) <= TEAM_LENGTH:
+        if team is None:
             raise ProtocolError(f"a team season: name your team (1 to {TEAM_LENGTH} characters)")
-        return " ".join(team.split())
+        team = _title(team, "a team's name", TEAM_LENGTH)
+        listed = await asyncio.to_thread(self.store.members, season["id"])
+        same = [t for _, _, t in listed if t is not None and skeleton(t) == skeleton(team)]
+        if len(same) + joining > TEAM_SIZE:
+            raise ProtocolError(f"the team {same[0]} has {TEAM_SIZE} members, the most a team has")
+        return same[0] if same else team
 
     async def _add(self, league_id: str, player: str, name: str, team: str | None) -> None:
         try:
@@ -425,7 +433,7 @@ class LeagueDesk:
         count = body.get("count") if isinstance(body, dict) else None
         if not isinstance(count, int) or isinstance(count, bool) or not 0 < count <= MAX_COMPUTERS:
             raise ProtocolError(f"count is a whole number from 1 to {MAX_COMPUTERS}")
-        team = self._team(season, body)
+        team = await self._team(season, body, count)
         listed = await asyncio.to_thread(self.store.members, season["id"])
         have = len(listed)
         computers = sum(1 for key, _, _ in listed if not key.startswith("account:"))
@@ -641,6 +649,13 @@ class LeagueDesk:
                 rows=[Row("league_tables", row)],
             )
             await self.registry.open_table(new, rules, seats)
+
+
+def _title(text: Any, what: str, longest: int) -> str:
+    try:
+        return check_title(text, what, longest)
+    except AccountError as exc:
+        raise ProtocolError(str(exc)) from None
 
 
 __all__ = ["LeagueDesk", "LeagueStore"]

@@ -46,6 +46,7 @@ from sqlalchemy.engine import Engine
 from riichi.bots import BOT_LABEL, ROSTER
 from riichi.errors import excerpt
 from riichi.platform import Pool
+from riichi.platform.accounts import AccountError, check_title
 from riichi.platform.chips import HOUSE, MONEY, Transfer, account_ledger, backer, escrow
 from riichi.platform.tables import Row, TableKind, desk_seats
 from riichi.platform.tournaments import (
@@ -447,11 +448,10 @@ class TournamentDesk:
         unknown = set(body) - known
         if unknown:
             raise ProtocolError(f"unknown fields {excerpt(sorted(unknown))}")
-        name = body.get("name")
-        if not isinstance(name, str) or not 0 < len(name.strip()) <= 64 or not name.isprintable():
-            raise ProtocolError(
-                f"a tournament's name is 1 to 64 printable characters, got {excerpt(name)}"
-            )
+        try:
+            name = check_title(body.get("name"), "a tournament's name", 64)
+        except AccountError as exc:
+            raise ProtocolError(str(exc)) from None
         rules = rules_of(body)
         rounds = _whole(body, "rounds", 1, MAX_ROUNDS, 4)
         bet = _whole(body, "bet", 0, MAX_BET, 0)
