@@ -217,3 +217,23 @@ def test_a_restart_mid_attempt_leaves_the_computers_playing_as_for_everyone(
             again = Seat(ws)
             again.play()
     assert again.events[1:] == steady.events[1:]
+
+
+def test_the_player_page_keeps_todays_attempt_until_the_day_is_over(tmp_path: Path) -> None:
+    """The page showed today's attempt (its table, place, score and deal-in rate) while
+    others could still play the same walls."""
+    clock = FakeClock(NOON)
+    app = create_app(f"sqlite:///{tmp_path / 'daily.db'}", clock=clock)
+    with TestClient(app) as client:
+        app.state.server.store.accounts.setting(SECRET_KEY, lambda: "the test's secret")
+        register(client, "alice")
+        alice = client.get("/api/me").json()["account"]["id"]
+        first, _ = play_daily(client)
+        page = client.get(f"/api/players/account:{alice}").json()
+        assert page["games"]["total"] == 0 and page["games"]["items"] == []
+        assert page["stats"]["all"]["games"] == 0
+        assert first["table"] not in json.dumps(page)
+        clock.advance(DAY)
+        page = client.get(f"/api/players/account:{alice}").json()
+        assert [g["table"] for g in page["games"]["items"]] == [first["table"]]
+        assert page["stats"]["all"]["games"] == 1

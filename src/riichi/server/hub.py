@@ -512,8 +512,9 @@ class Server:
         rating, history, totals, (games, total), reviewed = await asyncio.gather(
             asyncio.to_thread(self.records.rating, key),
             asyncio.to_thread(self.records.history, key),
-            asyncio.to_thread(self.records.totals, key),
-            asyncio.to_thread(self.records.games, key, limit, offset),
+            # today's Daily Wall attempts are shown when their day is over, not before
+            asyncio.to_thread(self.records.totals, key, self.clock.now()),
+            asyncio.to_thread(self.records.games, key, limit, offset, self.clock.now()),
             asyncio.to_thread(self.reviews.of_player, key),
         )
         return {

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Integer, case, delete, func, select
+from sqlalchemy import Integer, case, delete, func, or_, select
 from sqlalchemy.engine import Engine
 
 from riichi.game.stats import Totals
@@ -129,8 +129,9 @@ class RecordStore:
                 for row in conn.execute(query).all()
             ]
 
-    def totals(self, player: str) -> dict[str, Totals]:
-        """The player's figures summed over its rated games and over all of them."""
+    def totals(self, player: str, now: float | None = None) -> dict[str, Totals]:
+        """The player's figures summed over its rated games and over all of them (with
+        ``now``, only the games that may be shown then: not today's Daily Wall)."""
         sums = [func.sum(game_stats.c[name]).label(name) for name in STAT_COLUMNS]
         query = (
             select(
@@ -140,7 +141,8 @@ class RecordStore:
                 func.sum(game_stats.c.score).label("score"),
                 *sums,
             )
-            .where(game_stats.c.player == player)
+            .select_from(game_stats.join(tables, tables.c.id == game_stats.c.table_id))
+            .where(game_stats.c.player == player, *_shown(now))
             .group_by(game_stats.c.rated, game_stats.c.place)
         )
         out = {"rated": Totals(), "all": Totals()}
@@ -151,8 +153,11 @@ class RecordStore:
                     out[key].add_games(row.place, int(row.games), int(row.score), figures)
         return out
 
-    def games(self, player: str, limit: int, offset: int) -> tuple[list[dict[str, Any]], int]:
-        """The player's finished games, newest first."""
+    def games(
+        self, player: str, limit: int, offset: int, now: float | None = None
+    ) -> tuple[list[dict[str, Any]], int]:
+        """The player's finished games, newest first (with ``now``, those that may be
+        shown then)."""
         query = (
             select(
                 game_stats.c.table_id,
@@ -165,12 +170,16 @@ class RecordStore:
                 tables.c.rules,
             )
             .select_from(game_stats.join(tables, tables.c.id == game_stats.c.table_id))
-            .where(game_stats.c.player == player)
+            .where(game_stats.c.player == player, *_shown(now))
             .order_by(game_stats.c.finished.desc(), game_stats.c.table_id)
             .offset(offset)
             .limit(limit)
         )
-        count = select(func.count()).select_from(game_stats).where(game_stats.c.player == player)
+        count = (
+            select(func.count())
+            .select_from(game_stats.join(tables, tables.c.id == game_stats.c.table_id))
+            .where(game_stats.c.player == player, *_shown(now))
+        )
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
             total = int(conn.execute(count).scalar_one())
@@ -245,3 +254,11 @@ class RecordStore:
             for match in matches:
                 rate_match(conn, match.table_id, match.finished, by_table[match.table_id])
         return len(matches)
+
+
+def _shown(now: float | None) -> tuple[Any, ...]:
+    """The condition that a table's game may be shown at ``now`` (none without it): a
+    Daily Wall attempt only once its day is over everywhere."""
+    if now is None:
+        return ()
+    return (or_(tables.c.reveal.is_(None), tables.c.reveal <= now),)
