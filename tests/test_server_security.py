@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import time
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from riichi.server import Limits, Store, create_app
 from riichi.server.app import RedactTokens
 from riichi.server.clock import FakeClock
 from riichi.server.storage import ActionRow, NewTable
-from server_helpers import Seat, choose, new_table
+from server_helpers import Seat, choose, free_port, new_table, start_server
 
 
 class Recorder(Seat):
@@ -536,3 +537,31 @@ def test_the_table_tells_a_seat_when_a_discard_makes_it_furiten_and_when_it_is()
         aid = seat_state(match, 0, players)["tenpai"]
         assert aid["furiten"] is furiten
         assert sorted(k for k, _ in aid["waits"]) == sorted(t >> 2 for t in parse_tiles("2p5p"))
+
+
+def test_a_body_refused_unread_closes_its_connection(tmp_path: Path) -> None:
+    """After a 413 on a kept-alive connection, the rest of the body was read as the next
+    request's head (a 431, and any bytes the body held taken for a request)."""
+    port = free_port()
+    process = start_server(f"sqlite:///{tmp_path / 'big.db'}", port)
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+            head = (
+                "POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                "Content-Type: application/json\r\nConnection: keep-alive\r\n"
+                "Content-Length: 2000000\r\n\r\n"
+            )
+            smuggled = b"GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            conn.sendall(head.encode() + smuggled + b"x" * 60_000)
+            answer = b""
+            while True:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    break  # closed by the server: nothing after the refusal is read
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 413")
+        assert b"connection: close" in answer.lower()
+        assert answer.count(b"HTTP/1.1") == 1  # no second answer, to the bytes of the body
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -187,26 +187,28 @@ def create_app(
 
     async def read_json(request: Request, most: int | None = None) -> Any:
         """The request's JSON body, at most ``most`` bytes (the limits' body size)."""
+        # A refusal before the whole body is read closes the connection: what is left
+        # of the body would otherwise be read as the next request on it.
         most = limits.body_bytes if most is None else most
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            raise HttpError("send JSON with Content-Type: application/json", 415)
+            raise HttpError("send JSON with Content-Type: application/json", 415, close=True)
         if not same_origin(request.headers):
-            raise HttpError("requests from another site's page are refused", 403)
+            raise HttpError("requests from another site's page are refused", 403, close=True)
         declared = request.headers.get("content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > most):
-            raise HttpError(f"the body is over {most} bytes", 413)
+            raise HttpError(f"the body is over {most} bytes", 413, close=True)
         body = bytearray()
 
         async def receive() -> None:
             async for chunk in request.stream():
                 body.extend(chunk)
                 if len(body) > most:
-                    raise HttpError(f"the body is over {most} bytes", 413)
+                    raise HttpError(f"the body is over {most} bytes", 413, close=True)
 
         try:
             await asyncio.wait_for(receive(), limits.body_seconds)
         except TimeoutError:
-            raise HttpError("the body took too long to arrive", 408) from None
+            raise HttpError("the body took too long to arrive", 408, close=True) from None
         try:
             return parse_json(bytes(body), most, limits.json_depth)
         except LimitError as exc:
@@ -835,6 +837,8 @@ def create_app(
     ]
 
     async def http_error(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, HttpError) and exc.close:
+            return _error(str(exc), exc.status, {"connection": "close"})
         if isinstance(exc, HttpError | AuthError):
             return _error(str(exc), exc.status)
         if isinstance(exc, NotFound):
@@ -858,12 +862,14 @@ def create_app(
 
 
 class HttpError(Exception):
-    """An HTTP request refused with ``status``."""
+    """An HTTP request refused with ``status`` (``close``: and its connection closed,
+    its body unread)."""
 
-    def __init__(self, message: str, status: int) -> None:
+    def __init__(self, message: str, status: int, close: bool = False) -> None:
         super().__init__(message)
         self.status = status
+        self.close = close
 
 
-def _error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message[:500]}, status_code=status)
+def _error(message: str, status: int = 400, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message[:500]}, status_code=status, headers=headers)
