@@ -565,3 +565,22 @@ def test_a_body_refused_unread_closes_its_connection(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_the_live_channel_closes_a_flood(tmp_path: Path) -> None:
+    """/ws/me read 1.17 million messages in 8 s: it has nothing to read, and keeps the
+    documented pace (here a burst of 3 and almost nothing after)."""
+    limits = Limits(message_burst=3, messages_per_second=0.001)
+    with TestClient(create_app(db_url(tmp_path), limits=limits)) as client:
+        made = client.post("/api/register", json={"name": "Flooder", "password": "correct horse"})
+        assert made.status_code == 201
+        with client.websocket_connect("/ws/me") as ws:
+            assert ws.receive_json()["type"] == "hello"
+            for _ in range(3):
+                ws.send_text("x" * 100)
+            ws.send_text("one too many")
+            refused = ws.receive_json()
+            assert refused["type"] == "error" and refused["final"] is True
+            assert "messages a second" in refused["message"]
+            closed = ws.receive()
+            assert closed["type"] == "websocket.close" and closed["code"] == 4429

@@ -646,9 +646,17 @@ def create_app(
                 await asyncio.sleep(ONLINE_SECONDS / 2)
 
         async def drain() -> None:
+            # the client has nothing to say here: a flood past the pace is closed
+            pace = Pace(limits.messages_per_second, limits.message_burst)
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
+                    return
+                if pace.wait() > 0:
+                    await refuse(
+                        f"more than {limits.messages_per_second:g} messages a second",
+                        CLOSE_TOO_MANY,
+                    )
                     return
 
         marker = asyncio.create_task(keep_online())
