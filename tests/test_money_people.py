@@ -293,8 +293,28 @@ def test_a_person_away_from_a_table_is_told_their_clock_runs(tmp_path: Path) -> 
                 ws.send(json.dumps(action))
                 while receive(ws)["type"] != "ack":
                     pass
-            told = receive(channel)  # Bean's turn, and Bean is away
+            told = receive(channel)  # Bean's turn, and Bean has not come yet
             assert told["kind"] == "clock" and told["link"] == f"/table/{table}"
+            # never at the table: not told that it left one
+            assert told["text"] == "your table has started and your clock is running: join it"
+
+
+def test_a_person_who_leaves_while_the_clock_runs_is_told_at_once(tmp_path: Path) -> None:
+    """Leaving was told only when the clock played (25 s later, or never if that move
+    ended the hand)."""
+    with running_site(tmp_path) as site:
+        (ann,) = people(site, ["Anna"])
+        seats = ["human", "efficiency", "efficiency", "efficiency"]
+        body = {"kind": "private", "rules": "tenhou", "seats": seats, "clock": "standard"}
+        table = ann.post("/api/tables", json=body).json()["id"]
+        with ann.socket("/ws/me") as channel:
+            assert receive(channel)["type"] == "hello"
+            with ann.socket(f"/ws/tables/{table}") as ws:
+                hello = receive(ws)
+                assert hello["seat"] == 0 and hello["state"]["legal"]  # the dealer's turn
+            told = receive(channel)  # at once: no action came between
+            assert told["kind"] == "clock" and told["link"] == f"/table/{table}"
+            assert told["text"] == "your clock is running at a table you left"
 
 
 def test_money_requests_come_at_a_bounded_rate(tmp_path: Path) -> None:

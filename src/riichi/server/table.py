@@ -309,6 +309,7 @@ class LiveTable:
         # tells a person something (the site's live channel): a clock running while away
         self.notify: Callable[[int, dict[str, Any]], None] | None = None
         self._told: set[int] = set()  # seats told their clock runs, until they come back
+        self._came: set[int] = set()  # seats a person has connected to in this process
         # a guest's table: nobody at it signed in (it counts against the guests' budget)
         self.guest = kind_rules(stored.kind).guests and all(spec.account is None for spec in seats)
         self._public = public_info(stored, seats, match.rules)
@@ -546,6 +547,7 @@ class LiveTable:
             else:
                 self.touched = self.clock.now()
                 self._told.discard(viewer.seat)
+                self._came.add(viewer.seat)
             if viewer.claims and viewer.seat is not None and viewer.account is not None:
                 await self._claim(viewer.seat, viewer.account)
             self.viewers.add(viewer)
@@ -557,6 +559,7 @@ class LiveTable:
             self.viewers.discard(viewer)
             if not self.viewers and self.match.over and self.on_idle is not None:
                 self.on_idle(self)
+            self._tell_the_absent()  # a person who leaves while the clock runs: at once
             return
         message = command.message
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
@@ -697,14 +700,14 @@ class LiveTable:
             if account is None or seat in present or seat in self._told:
                 continue
             self._told.add(seat)
-            self.notify(
-                account,
-                {
-                    "kind": "clock",
-                    "text": "your clock is running at a table you left",
-                    "link": f"/table/{self.id}",
-                },
+            # a seat nobody has come to yet (a table that started without its person)
+            # was never left
+            text = (
+                "your clock is running at a table you left"
+                if seat in self._came
+                else "your table has started and your clock is running: join it"
             )
+            self.notify(account, {"kind": "clock", "text": text, "link": f"/table/{self.id}"})
 
     async def _store(self, row: ActionRow | ClockRow) -> None:
         """Write through the group commit; a refused lease ends this copy of the table
