@@ -38,6 +38,10 @@ export async function showRules(tableId) {
   box.replaceChildren();
   box.appendChild(el("dt", null, "preset"));
   box.appendChild(el("dd", null, `${info.rules}, ${info.length}${money ? `, a bet of ${info.bet}` : ""}`));
+  if (money) {  // how the chips follow the places, which the switches do not say
+    box.appendChild(el("dt", null, "seats and ties"));
+    box.appendChild(el("dd", null, "seats drawn from the table's seed at the start; equal end scores share their places' money equally (a chip that cannot be split goes to the house)"));
+  }
   const shown = new Set(["name", "lengths"]);
   const applies = (k) => !ONLY_UNDER[k] || (ONLY_UNDER[k].includes(r.settlement) && (money || !["feeding_penalty", "placement_bonus"].includes(k)));
   for (const [title, keys] of RULE_GROUPS) {
