@@ -66,6 +66,7 @@ def main() -> None:
                 every.lost + t.lost,
                 every.small + t.small,
                 every.large + t.large,
+                every.top + t.top,
             )
         print(
             f"{players} players: {len(paths)} Phoenix games, {len(seat_times)} seats reviewed"
@@ -74,8 +75,9 @@ def main() -> None:
             f" {max(seat_times, default=0):.3f} s at most"
         )
         print(
-            f"  agreement with the Phoenix players {every.agreement:.1%} of"
-            f" {every.decisions} decisions; {every.lost / max(1, len(seat_times)):,.0f}"
+            f"  with the Phoenix players: top-choice match {every.top_choice:.1%}, within the"
+            f" best value {every.agreement:.1%}, of {every.decisions} decisions;"
+            f" {every.lost / max(1, len(seat_times)):,.0f}"
             f" expected points lost a game; mistakes {every.small + every.large}"
             f" ({(every.small + every.large) / max(1, every.decisions):.1%} of decisions,"
             f" {every.large} large)"
@@ -84,7 +86,8 @@ def main() -> None:
             t = kinds.get(kind)
             if t is not None:
                 print(
-                    f"  {kind:8} {t.agreement:6.1%} of {t.decisions:6}"
+                    f"  {kind:8} top {t.top_choice:6.1%}  within best {t.agreement:6.1%}"
+                    f" of {t.decisions:6}"
                     f"  lost {t.lost / max(1, t.decisions):6.0f} a decision"
                 )
     losses.sort()

@@ -21,7 +21,7 @@ from riichi.bots.expert import (
 from riichi.bots.play import play_match
 from riichi.game import Action, ActionType, Match, MatchStart, Observation, observe
 from riichi.rules import find_ruleset
-from riichi.tiles import P5, P6, P9, RED, WHITE, parse_kind
+from riichi.tiles import P5, P6, P9, RED, WHITE, is_red, parse_kind
 from test_bots import discard_kind, riichi_threat, seat_2_pons_the_dealers_first_tile, start
 
 
@@ -307,10 +307,16 @@ RULE_CHOSEN = {
 }
 
 
+def look(tile: int | None, red_fives: int) -> tuple[int, bool]:
+    """A tile as a player tells it apart: its kind, and red or plain."""
+    return (tile or 0) >> 2, tile is not None and is_red(tile, red_fives)
+
+
 def test_the_expert_values_every_choice_it_weighs_and_plays_the_best() -> None:
     """``evaluate`` lists legal actions best first, each discard kind once as a discard
-    (and as a riichi where one may be declared), each chi and pon against the pass;
-    ``act`` plays its first, in four- and three-player matches."""
+    (and as a riichi where one may be declared), a red five apart from a plain five of
+    its kind, each chi and pon against the pass; ``act`` plays its first, in four- and
+    three-player matches."""
     seen = {"discard": 0, "riichi": 0, "call": 0, "rule": 0, "parts": 0}
     for preset in ("online", "sanma-kansai"):
         rules = find_ruleset(preset)
@@ -337,7 +343,8 @@ def test_the_expert_values_every_choice_it_weighs_and_plays_the_best() -> None:
                 assert all(v is not None for v in values)
                 assert values == sorted(values, reverse=True)  # type: ignore[type-var]
                 types = {v.action.type for v in valued}
-                keys = [(v.action.type, (v.action.tile or 0) >> 2, v.action.tiles) for v in valued]
+                reds = rules.red_fives
+                keys = [(v.action.type, look(v.action.tile, reds), v.action.tiles) for v in valued]
                 assert len(keys) == len(set(keys))  # each choice once
                 if ActionType.PASS in types:
                     seen["call"] += 1
@@ -345,8 +352,8 @@ def test_the_expert_values_every_choice_it_weighs_and_plays_the_best() -> None:
                 else:
                     seen["discard"] += 1
                     seen["riichi"] += ActionType.RIICHI in types
-                    kinds = {a.tile >> 2 for a in obs.legal if a.type is ActionType.DISCARD}
-                    assert {k for t, k, _ in keys if t is ActionType.DISCARD} == kinds
+                    tiles = {look(a.tile, reds) for a in obs.legal if a.type is ActionType.DISCARD}
+                    assert {k for t, k, _ in keys if t is ActionType.DISCARD} == tiles
             match.apply(seat, bots[seat].act(obs))
     assert seen["discard"] > 300 and seen["call"] > 5 and seen["rule"] > 5, seen
     assert seen["riichi"] > 0 and seen["parts"] > 300, seen

@@ -62,7 +62,7 @@ def check_sums(review: Review) -> None:
     assert set(summary["by_kind"]) <= set(KINDS)
     for d in decisions:
         assert d.options and d.options[0].action == d.best.action
-        assert any(same(o.action, d.played) for o in d.options)
+        assert any(same(o.action, d.played, d.red_fives) for o in d.options)
         if d.loss is not None:
             assert d.loss >= 0 and (d.loss == 0) == (d.agrees or d.loss == 0)
             assert d.grade == ("" if d.loss < 400 else "small" if d.loss < 2000 else "large")
@@ -133,7 +133,8 @@ def test_the_command_writes_json_and_a_page(tmp_path: Path) -> None:
         main, ["review", str(PHOENIX), "--seat", "1", "--json", str(out), "--html", str(page)]
     )
     assert result.exit_code == 0, result.output
-    assert "agreement" in result.output and "mistakes:" in result.output
+    assert "top-choice match" in result.output and "within the best value" in result.output
+    assert "mistakes:" in result.output
     data = json.loads(out.read_text())
     assert data["seat"] == 1 and data["summary"]["hands"] == 11
     text = page.read_text()
@@ -335,3 +336,27 @@ def test_the_command_takes_an_outside_bot_as_reviewer(tmp_path: Path) -> None:
         main, ["review", str(path), "--seat", "3", "--bot", bot, "--threshold", "0.5"]
     )
     assert graded.exit_code == 0 and "mistakes:" in graded.output
+
+
+@needs_corpus
+def test_agreement_is_told_as_the_first_choice_and_as_within_the_best_value() -> None:
+    """A decision whose played option only ties the best counts within the best value,
+    not as the first choice; both figures are given overall and by kind, and a review
+    orders tied options the same way each time."""
+    _, match = load_match(PHOENIX.read_bytes(), str(PHOENIX))
+    review = review_match(match, 1, ExpertReviewer())
+    summary = review.to_dict()["summary"]
+    decisions = review.decisions
+    assert summary["top"] == sum(d.top for d in decisions)
+    assert summary["agreed"] == sum(d.agrees for d in decisions)
+    tied = [d for d in decisions if d.agrees and not d.top]
+    assert all(d.loss == 0.0 for d in tied)
+    assert summary["top_choice"] < summary["within_best"] == summary["agreement"]
+    for kind, tally in summary["by_kind"].items():
+        mine = [d for d in decisions if d.kind == kind]
+        assert tally["top"] == sum(d.top for d in mine) <= tally["agreed"]
+        assert 0 <= tally["top_choice"] <= tally["within_best"] <= 1
+    again = review_match(match, 1, ExpertReviewer())
+    assert [[o.text for o in d.options] for d in again.decisions] == [
+        [o.text for o in d.options] for d in decisions
+    ]

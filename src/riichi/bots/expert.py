@@ -832,9 +832,11 @@ class ExpertBot(DefensiveBot):
         closed: bool,
         draws: int,
         banned: int = 0,
-    ) -> list[tuple[Worth, Worth, int]]:
-        """(worth as a discard, worth as a riichi, kind) for each kind to let go. Only
-        the fastest discards play on; the others are worth folding with."""
+    ) -> list[tuple[Worth, Worth, int, bool]]:
+        """(worth as a discard, worth as a riichi, kind, red) for each tile to let go:
+        each kind, and a red five apart from a plain five of its kind where the hand
+        holds both (letting the red one go loses its han). Only the fastest discards
+        play on; the others are worth folding with."""
         rows: list[DiscardOption] = list(ukeire(counts_of(hand), scene.seen, len(melds)).discards)
         best = min(r.shanten for r in rows)
         red_fives = scene.obs.rules.red_fives
@@ -843,16 +845,16 @@ class ExpertBot(DefensiveBot):
             if banned >> row.discard & 1:  # kuikae
                 continue
             risk = self._now_risk(scene, row.discard)
-            if row.shanten > best:
-                out.append((Worth(-scene.fold_cost - risk), NO_WORTH, row.discard))
-                continue
-            rest = list(hand)
-            # let a plain copy go before a red five
-            copies = [t for t in rest if t >> 2 == row.discard]
-            copies.sort(key=lambda t: is_red(t, red_fives))
-            rest.remove(copies[0])
-            worth, riichi_worth = self._worth(scene, rest, melds, closed, row, draws)
-            out.append((worth.less(risk), riichi_worth.less(risk), row.discard))
+            copies = [t for t in hand if t >> 2 == row.discard]
+            reds = sorted({is_red(t, red_fives) for t in copies})  # plain first
+            for red in reds:
+                if row.shanten > best:
+                    out.append((Worth(-scene.fold_cost - risk), NO_WORTH, row.discard, red))
+                    continue
+                rest = list(hand)
+                rest.remove(next(t for t in copies if is_red(t, red_fives) == red))
+                worth, riichi_worth = self._worth(scene, rest, melds, closed, row, draws)
+                out.append((worth.less(risk), riichi_worth.less(risk), row.discard, red))
         return out
 
     def _worth(
@@ -902,31 +904,41 @@ class ExpertBot(DefensiveBot):
             riichis = {
                 a.tile >> 2 for a in obs.legal if a.type is ActionType.RIICHI and a.tile is not None
             }
-        scored: list[tuple[float, bytes, bool, Valued]] = []
-        for worth, riichi_worth, kind in options:
+        scored: list[tuple[float, bytes, bool, bool, Valued]] = []
+        for worth, riichi_worth, kind, red in options:
             chance = self._chance(obs, kind)
             risk = self._now_risk(scene, kind)
             if kind in riichis:
-                action = self._one_of(obs, ActionType.RIICHI, kind)
-                valued = Valued.of(action, riichi_worth, risk)
-                scored.append((riichi_worth.value, chance, False, valued))
+                action = self._one_of(obs, ActionType.RIICHI, kind, red)
+                if action is not None:
+                    valued = Valued.of(action, riichi_worth, risk)
+                    scored.append((riichi_worth.value, chance, False, red, valued))
             if kind in discards:
-                action = self._one_of(obs, ActionType.DISCARD, kind)
-                scored.append((worth.value, chance, True, Valued.of(action, worth, risk)))
+                action = self._one_of(obs, ActionType.DISCARD, kind, red)
+                if action is not None:
+                    valued = Valued.of(action, worth, risk)
+                    scored.append((worth.value, chance, True, red, valued))
         if not scored:  # a riichi lock narrowed the choice to the drawn tile
             return [Valued(self._discard(obs))]
-        scored.sort(key=lambda x: (-x[0], x[1], x[2]))
+        # ties: the riichi, then the kind that keys first, then a plain five before a red
+        scored.sort(key=lambda x: (-x[0], x[1], x[2], x[3]))
         return [v for *_, v in scored]
 
     @staticmethod
-    def _one_of(obs: Observation, wanted: ActionType, kind: int) -> Action:
-        """The copy of ``kind`` to let go: a plain one before a red five, the drawn
-        one last."""
+    def _one_of(obs: Observation, wanted: ActionType, kind: int, red: bool) -> Action | None:
+        """The copy of ``kind`` to let go, red or plain as asked (None: no such copy is
+        legal): the drawn one last."""
+        reds = obs.rules.red_fives
         choices = [
-            a for a in obs.legal if a.type is wanted and a.tile is not None and a.tile >> 2 == kind
+            a
+            for a in obs.legal
+            if a.type is wanted
+            and a.tile is not None
+            and a.tile >> 2 == kind
+            and is_red(a.tile, reds) == red
         ]
-        choices.sort(key=lambda a: (is_red(a.tile or 0, obs.rules.red_fives), a.tile != obs.drawn))
-        return choices[0]
+        choices.sort(key=lambda a: a.tile != obs.drawn)
+        return choices[0] if choices else None
 
     def _answers(self, scene: Scene) -> list[Valued]:
         """Each chi and pon on another's discard valued against passing, best first:

@@ -78,14 +78,23 @@ class Decision:
     options: tuple[Option, ...]  # best first, as the reviewer weighs them
     loss: float | None  # the best option's value less the played one's
     grade: str  # "", "small" or "large"
+    red_fives: int = 3  # the rules' red fives: a red five is a choice of its own
 
     @property
     def best(self) -> Option:
         return self.options[0]
 
     @property
+    def top(self) -> bool:
+        """The reviewer's first choice is what was played (ties among the best are
+        ordered as the reviewer orders them: ``ExpertBot.evaluate``)."""
+        return same(self.played, self.best.action, self.red_fives)
+
+    @property
     def agrees(self) -> bool:
-        return same(self.played, self.best.action) or self.loss == 0.0
+        """What was played is within the best value: the first choice, or one that
+        ties it."""
+        return self.top or self.loss == 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -102,6 +111,7 @@ class Decision:
             "played": self.played.to_dict(),
             "played_text": self.played_text,
             "best": self.best.text,
+            "top": self.top,
             "agrees": self.agrees,
             "loss": _rounded(self.loss),
             "grade": self.grade,
@@ -111,18 +121,27 @@ class Decision:
 
 @dataclass(frozen=True)
 class Tally:
-    """Decisions counted together: how many, how many agreed, the points lost (over
-    those with a value), the mistakes small and large."""
+    """Decisions counted together: how many, how many were the reviewer's first choice
+    (``top``), how many were within the best value (``agreed``: the first choice or one
+    tied with it), the points lost (over those with a value), the mistakes small and
+    large."""
 
     decisions: int = 0
     agreed: int = 0
     lost: float = 0.0
     small: int = 0
     large: int = 0
+    top: int = 0
 
     @property
     def agreement(self) -> float:
+        """The share within the best value."""
         return self.agreed / self.decisions if self.decisions else 0.0
+
+    @property
+    def top_choice(self) -> float:
+        """The share where the reviewer's first choice is what was played."""
+        return self.top / self.decisions if self.decisions else 0.0
 
     def add(self, d: Decision) -> Tally:
         return Tally(
@@ -131,12 +150,16 @@ class Tally:
             self.lost + max(0.0, d.loss or 0.0),
             self.small + (d.grade == "small"),
             self.large + (d.grade == "large"),
+            self.top + d.top,
         )
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "decisions": self.decisions,
+            "top": self.top,
+            "top_choice": round(self.top_choice, 4),
             "agreed": self.agreed,
+            "within_best": round(self.agreement, 4),
             "agreement": round(self.agreement, 4),
             "lost": round(self.lost, 1),
             "mistakes": self.small + self.large,
@@ -332,7 +355,7 @@ def _decide(
         Option(v.action, action_text(v.action, reds), v.value, v.risk, v.win, v.points)
         for v in valued
     ]
-    mine = next((o for o in options if same(o.action, played)), None)
+    mine = next((o for o in options if same(o.action, played, reds)), None)
     loss = None
     best = options[0].value
     if mine is not None and mine.value is not None and best is not None:
@@ -356,6 +379,7 @@ def _decide(
         options=tuple(options),
         loss=loss,
         grade=_grade(loss, threshold),
+        red_fives=reds,
     )
 
 

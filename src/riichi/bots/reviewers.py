@@ -18,7 +18,7 @@ from riichi.bots.master import MasterBot
 from riichi.bots.mjai_bridge import MjaiProcessBot
 from riichi.errors import RiichiError
 from riichi.game import Action, ActionType, Event, Match, Observation
-from riichi.tiles import tile_name
+from riichi.tiles import is_red, tile_name
 
 # A mistake: the option played worth this many points less than the best, or more.
 # Phoenix-room players lose this much in 6.9% of their valued decisions (bench/
@@ -118,8 +118,9 @@ class MjaiReviewer:
         values = mortal_values(observation, meta.get("q_values"), meta.get("mask_bits"))
         if not values:
             return [Valued(choice)]
-        mine = next((v for v in values if same(v.action, choice)), Valued(choice))
-        rest = sorted((v for v in values if not same(v.action, choice)), key=_by_value)
+        reds = observation.rules.red_fives
+        mine = next((v for v in values if same(v.action, choice, reds)), Valued(choice))
+        rest = sorted((v for v in values if not same(v.action, choice, reds)), key=_by_value)
         return [mine, *rest]
 
     def close(self) -> None:
@@ -191,14 +192,20 @@ def reviewer_for(spec: str, timeout: float = 10.0) -> Reviewer:
     raise ReviewError(f"no reviewer {spec!r}: expert, master, or mjai:COMMAND")
 
 
-def same(a: Action, b: Action) -> bool:
-    """The same choice: the same type on the same kinds (which copy of a kind, a red
-    five aside, changes nothing the reviewer weighs)."""
+def same(a: Action, b: Action, red_fives: int) -> bool:
+    """The same choice: the same type on the same tiles as a player tells them apart,
+    by kind and, under ``red_fives``, red or plain (which plain copy changes nothing
+    the reviewer weighs; a red five is a han of its own, so letting it go, riichi on it
+    or a call that uses it is another choice than the plain five's)."""
+
+    def look(t: int) -> tuple[int, bool]:
+        return t >> 2, is_red(t, red_fives)
+
     if a.type is not b.type or (a.tile is None) != (b.tile is None):
         return False
-    if a.tile is not None and b.tile is not None and a.tile >> 2 != b.tile >> 2:
+    if a.tile is not None and b.tile is not None and look(a.tile) != look(b.tile):
         return False
-    return sorted(t >> 2 for t in a.tiles) == sorted(t >> 2 for t in b.tiles)
+    return sorted(map(look, a.tiles)) == sorted(map(look, b.tiles))
 
 
 __all__ = [

@@ -77,8 +77,8 @@ def _tally_text(t: Tally, unit: str) -> str:
     lost = f"{t.lost:,.0f} {'expected points' if unit == 'points' else unit} lost"
     mistakes = plural(t.small + t.large, "mistake")
     return (
-        f"agreement {t.agreement:.0%} ({t.agreed} of {t.decisions}), {lost}, {mistakes}"
-        f" ({t.large} large)"
+        f"top-choice match {t.top_choice:.0%} ({t.top} of {t.decisions}), within the best"
+        f" value {t.agreement:.0%} ({t.agreed}), {lost}, {mistakes} ({t.large} large)"
     )
 
 
@@ -172,24 +172,26 @@ def review_html(review: Review) -> str:
     )
     notes = "".join(f"<p>Note: {_esc(n)}</p>" for n in review.notes)
     kinds = "".join(
-        f"<tr><td>{k}</td><td class='n'>{t.decisions}</td><td class='n'>{t.agreement:.0%}</td>"
+        f"<tr><td>{k}</td><td class='n'>{t.decisions}</td><td class='n'>{t.top_choice:.0%}</td>"
+        f"<td class='n'>{t.agreement:.0%}</td>"
         f"<td class='n'>{t.lost:,.0f}</td><td class='n'>{t.small + t.large}</td></tr>"
         for k, t in review.by_kind().items()
         if k in KINDS
     )
     by_kind = (
         "<h2>By kind of decision</h2><table><tr><th>kind</th><th>decisions</th>"
-        f"<th>agreement</th><th>lost</th><th>mistakes</th></tr>{kinds}</table>"
+        "<th>top-choice match</th><th>within the best value</th><th>lost</th><th>mistakes</th>"
+        f"</tr>{kinds}</table>"
     )
     hands = "".join(
         f"<tr><td><a href='#hand-{i}'>{_esc(r)}</a></td><td class='n'>{t.decisions}</td>"
-        f"<td class='n'>{t.agreement:.0%}</td><td class='n'>{t.lost:,.0f}</td>"
-        f"<td class='n'>{t.small + t.large}</td></tr>"
+        f"<td class='n'>{t.top_choice:.0%}</td><td class='n'>{t.agreement:.0%}</td>"
+        f"<td class='n'>{t.lost:,.0f}</td><td class='n'>{t.small + t.large}</td></tr>"
         for i, (r, t) in enumerate(zip(review.hands, review.by_hand(), strict=True))
     )
     by_hand = (
-        "<h2>By hand</h2><table><tr><th>hand</th><th>decisions</th><th>agreement</th>"
-        f"<th>lost</th><th>mistakes</th></tr>{hands}</table>"
+        "<h2>By hand</h2><table><tr><th>hand</th><th>decisions</th><th>top-choice match</th>"
+        f"<th>within the best value</th><th>lost</th><th>mistakes</th></tr>{hands}</table>"
     )
     mistakes = "".join(
         f"<a href='#d{review.decisions.index(d)}'>{_esc(d.round)} turn {d.turn + 1}</a>"

@@ -87,17 +87,17 @@ function summary(review) {
   $("#review-who").textContent = `${review.player}, by ${review.reviewer}`;
   const unit = review.unit === "points" ? "expected points" : review.unit;
   $("#review-summary").textContent =
-    `Agreement ${pct(s.agreement)} of ${s.decisions} decisions; ${points(s.lost_per_hand)} ${unit} lost a hand `
+    `Top-choice match ${pct(s.top_choice)}, within the best value ${pct(s.within_best ?? s.agreement)}, of ${s.decisions} decisions; ${points(s.lost_per_hand)} ${unit} lost a hand `
     + `(${points(s.lost)} over ${s.hands} hands); ${s.mistakes} mistakes, ${s.large} large`
     + (review.threshold ? ` (from ${points(review.threshold)} lost; large from ${points(review.large)})` : "");
   const table = $("#review-kinds");
   table.replaceChildren();
   const head = el("tr");
-  for (const h of ["kind", "decisions", "agreement", "lost", "mistakes"]) head.appendChild(el("th", null, h));
+  for (const h of ["kind", "decisions", "top-choice match", "within the best value", "lost", "mistakes"]) head.appendChild(el("th", null, h));
   table.appendChild(head);
   for (const [kind, t] of Object.entries(s.by_kind)) {
     const tr = el("tr");
-    for (const v of [kind, t.decisions, pct(t.agreement), points(t.lost), t.mistakes]) tr.appendChild(el("td", null, String(v)));
+    for (const v of [kind, t.decisions, pct(t.top_choice), pct(t.within_best ?? t.agreement), points(t.lost), t.mistakes]) tr.appendChild(el("td", null, String(v)));
     table.appendChild(tr);
   }
 }
