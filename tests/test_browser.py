@@ -6,6 +6,7 @@ Screenshots go to ``artifacts/browser/``.
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 from collections.abc import Iterator
@@ -875,6 +876,26 @@ def test_a_pasted_log_is_reviewed_beside_its_replay(browser: Browser, tmp_path: 
         marks.last.click()
         label = marks.last.get_attribute("aria-label") or ""
         page.wait_for_function(f"(t) => {shown}.includes(t)", arg=label.split(" turn")[0])
+        # the loss over the game, a dot at each mistake, and the largest listed to jump to
+        assert page.locator("#review-chart .mistake").count() == marks.count()
+        assert "lost over the game" in (page.text_content("#review-chart") or "")
+        worst = page.locator("#review-largest button")
+        assert 0 < worst.count() <= 5
+        first = worst.first.inner_text().split(":")[0]  # e.g. "E2-0, turn 5"
+        worst.first.click()
+        page.wait_for_function(f"(t) => {shown}.includes(t)", arg=first.split(",")[0])
+        # a discard's options say what each leaves, with the tiles drawn (from the first
+        # decision on, where the review opens)
+        page.goto(kept)
+        page.wait_for_selector("#review-decision .options li", timeout=60_000)
+        for _ in range(200):
+            if page.locator("#review-decision .gives").count():
+                break
+            page.keyboard.press("ArrowRight")
+        gives = page.locator("#review-decision .gives").first
+        assert gives.locator("img").count() > 0
+        assert re.search(r"(ready on|from ready; improved by) \d+ tiles", gives.inner_text())
+        assert page.locator("#review-decision .options li .label img").count() > 0
         screens_at_both_widths(
             page,
             {

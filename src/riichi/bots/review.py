@@ -23,10 +23,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from riichi.bots.expert import Valued
+from riichi.bots.efficiency import visible_counts
+from riichi.bots.expert import ExpertBot, Valued
 from riichi.bots.reviewers import KANS, WINS, Reviewer, ReviewError, same
 from riichi.game import Action, ActionType, Match, Observation
-from riichi.tiles import tile_name, tiles_name
+from riichi.hand import ukeire
+from riichi.tiles import counts_of, kind_name, tile_name, tiles_name
+
+GIVES_SHOWN = 3  # the options whose ``Gives`` a decision lists (and the one played)
 
 # A mistake's grade: large from this many times the threshold (`reviewers.THRESHOLD`).
 LARGE = 5.0
@@ -46,6 +50,8 @@ class Option:
     risk: float = 0.0
     win: float = 0.0
     points: float = 0.0
+    # what letting a tile go leaves (a discard or a riichi): None for other options
+    gives: Gives | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -55,7 +61,51 @@ class Option:
             "risk": _rounded(self.risk),
             "win": round(self.win, 4),
             "points": _rounded(self.points),
+            "gives": None if self.gives is None else self.gives.to_dict(),
         }
+
+
+@dataclass(frozen=True)
+class Gives:
+    """What a discard leaves the hand, as the seat could see it then: its shanten
+    (0: ready), the kinds that would bring it nearer (or win) and how many of those
+    tiles are unseen, and the chance the tile deals in now against each other seat
+    that is in riichi or has called (``expert``'s reading of that seat's river, times
+    how likely it is ready)."""
+
+    shanten: int
+    improves: tuple[int, ...]
+    tiles: int
+    danger: tuple[tuple[int, float], ...]  # (seat, chance)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "shanten": self.shanten,
+            "improves": [kind_name(k) for k in self.improves],
+            "improve_kinds": list(self.improves),
+            "tiles": self.tiles,
+            "danger": [{"seat": s, "chance": round(c, 4)} for s, c in self.danger],
+        }
+
+
+_READER = ExpertBot("review")  # reads rivers for danger: a fact of the position
+
+
+def what_gives(obs: Observation) -> dict[int, Gives]:
+    """For each kind the seat may let go, what letting it go leaves (``Gives``)."""
+    assert obs.hand is not None and obs.seat is not None
+    seen = visible_counts(obs)
+    melds = len(obs.meld_tiles[obs.seat])
+    rows = ukeire(counts_of(obs.hand), seen, melds).discards
+    out = [4 - min(4, c) for c in seen]  # unseen outside the seat's hand
+    watched = [t for t in _READER.read_threats(obs) if obs.riichi[t.seat] or obs.meld_tiles[t.seat]]
+    found = {}
+    for row in rows:
+        danger = tuple(
+            (t.seat, t.ready * _READER.deal_in(obs, t.seat, row.discard, out)) for t in watched
+        )
+        found[row.discard] = Gives(row.shanten, row.kinds, row.tiles, danger)
+    return found
 
 
 @dataclass(frozen=True)
@@ -351,9 +401,25 @@ def _decide(
     threshold: float | None,
 ) -> Decision:
     assert obs.hand is not None and obs.seat is not None
+    lets_go = (ActionType.DISCARD, ActionType.RIICHI)
+    gives = what_gives(obs) if any(v.action.type in lets_go for v in valued) else {}
+
+    def given(action: Action) -> Gives | None:
+        if action.type not in lets_go or action.tile is None:
+            return None
+        return gives.get(action.tile >> 2)
+
     options = [
-        Option(v.action, action_text(v.action, reds), v.value, v.risk, v.win, v.points)
-        for v in valued
+        Option(
+            v.action,
+            action_text(v.action, reds),
+            v.value,
+            v.risk,
+            v.win,
+            v.points,
+            given(v.action) if i < GIVES_SHOWN or same(v.action, played, reds) else None,
+        )
+        for i, v in enumerate(valued)
     ]
     mine = next((o for o in options if same(o.action, played, reds)), None)
     loss = None
@@ -362,7 +428,7 @@ def _decide(
         loss = max(0.0, best - mine.value)
     elif mine is None:
         # the reviewer did not weigh what was played: listed, without a value
-        options.append(Option(played, action_text(played, reds), None))
+        options.append(Option(played, action_text(played, reds), None, gives=given(played)))
     return Decision(
         hand=hand,
         round=round_label(obs),

@@ -26,7 +26,7 @@ from riichi.tiles import is_red, tile_name
 # a large one from LARGE times that (`riichi.bots.review`).
 THRESHOLD = 400.0
 # Bump when the reviewers change how they value: cached reviews are keyed by it.
-REVIEW_VERSION = 1
+REVIEW_VERSION = 2  # 2: a red five is a choice of its own; what each discard gives
 WINS = frozenset({ActionType.TSUMO, ActionType.RON})
 KANS = frozenset({ActionType.ANKAN, ActionType.KAKAN, ActionType.KAN})
 

@@ -88,6 +88,7 @@ class Reviewed:
     agreement: float
     lost_per_hand: float
     replay: bytes | None = None
+    top_choice: float = 0.0
 
 
 def _reviewed(review: Review, replay: bytes | None = None) -> Reviewed:
@@ -99,6 +100,7 @@ def _reviewed(review: Review, replay: bytes | None = None) -> Reviewed:
         round(total.agreement, 4),
         round(review.lost_per_hand, 1),
         replay,
+        round(total.top_choice, 4),
     )
 
 
@@ -251,6 +253,7 @@ class ReviewDesk:
             "made": time.time(),
             "decisions": reviewed.decisions,
             "agreement": reviewed.agreement,
+            "top_choice": reviewed.top_choice,
             "lost_per_hand": reviewed.lost_per_hand,
             "body": zlib.compress(reviewed.text, 6),
             "log": None if log is None else zlib.compress(log, 6),
@@ -264,13 +267,15 @@ class ReviewDesk:
 
     def of_player(self, player: str) -> list[dict[str, Any]]:
         """The reviews of a player's seats, by when the games finished: the points
-        lost a hand and the agreement, game by game."""
+        lost a hand, the top-choice match and the share within the best value, game by
+        game."""
         query = (
             select(
                 reviews.c.game,
                 reviews.c.seat,
                 reviews.c.decisions,
                 reviews.c.agreement,
+                reviews.c.top_choice,
                 reviews.c.lost_per_hand,
                 game_stats.c.finished,
             )
@@ -293,6 +298,7 @@ class ReviewDesk:
                 "finished": r.finished,
                 "decisions": r.decisions,
                 "agreement": r.agreement,
+                "top_choice": r.top_choice,
                 "lost_per_hand": r.lost_per_hand,
             }
             for r in rows

@@ -65,11 +65,30 @@ export function plotHistory(svg, history) {
   });
 }
 
+// The top-choice match of each reviewed game, oldest first, and the reviews to open.
+export function plotMatches(svg, list, reviews) {
+  const known = reviews.filter((r) => r.top_choice !== null && r.top_choice !== undefined);
+  plotSeries(svg, known.map((r) => Math.round(1000 * r.top_choice) / 10), {
+    empty: "no game reviewed yet",
+    title: (i) => `${new Date(known[i].finished * 1000).toLocaleDateString()}: top-choice match ${Math.round(100 * known[i].top_choice)}%`,
+    dot: () => "review",
+  });
+  list.replaceChildren();
+  for (const r of [...reviews].reverse().slice(0, 20)) {
+    const li = el("li");
+    const top = r.top_choice === null || r.top_choice === undefined ? "" : `top-choice match ${Math.round(100 * r.top_choice)}%, `;
+    const a = el("a", null, `${new Date(r.finished * 1000).toLocaleDateString()}: ${top}within the best value ${Math.round(100 * r.agreement)}%, ${Math.round(r.lost_per_hand).toLocaleString()} lost a hand`);
+    a.href = `/review/${encodeURIComponent(r.game)}/${r.seat}`;
+    li.appendChild(a);
+    list.appendChild(li);
+  }
+}
+
 // Points lost a hand in each reviewed game, oldest first.
 export function plotReviews(svg, reviews) {
   plotSeries(svg, reviews.map((r) => r.lost_per_hand), {
     empty: "no game reviewed yet",
-    title: (i) => `${new Date(reviews[i].finished * 1000).toLocaleDateString()}: ${Math.round(reviews[i].lost_per_hand)} lost a hand, agreement ${Math.round(100 * reviews[i].agreement)}%`,
+    title: (i) => `${new Date(reviews[i].finished * 1000).toLocaleDateString()}: ${Math.round(reviews[i].lost_per_hand)} lost a hand, within the best value ${Math.round(100 * reviews[i].agreement)}%`,
     dot: () => "review",
   });
 }
@@ -153,6 +172,7 @@ export async function showPlayer(key, offset = 0) {
     : "no rated games yet";
   plotHistory($("#rating-plot"), data.history);
   plotReviews($("#review-plot"), data.reviews);
+  plotMatches($("#match-plot"), $("#player-reviews"), data.reviews);
   statsTable($("#player-stats"), data.stats);
   const list = $("#player-games");
   list.replaceChildren();

@@ -2,11 +2,14 @@
 // decision, the mistakes on a timeline of the game, the summary; and a page that
 // reviews a pasted or uploaded log.
 import { $, el, getJSON, postJSON, setStatus, signed } from "./dom.js";
+import { svgEl } from "./pages.js";
 import { replayKeys, replayPane } from "./replay.js";
 import { showResult } from "./result.js";
+import { kindTile, tileEl } from "./tiles.js";
 
 const MAX_LOG = 1 << 20;  // as the server's limit: said before the upload, not after
-const SHOWN = 5;  // options shown as bars at a decision, the played one besides
+const SHOWN = 3;  // options shown as bars at a decision, the played one besides
+const IMPROVES_SHOWN = 9;  // tiles drawn under a discard, the rest counted
 
 export async function showReview(game, seat) {
   setStatus("reviewing: a few seconds the first time…");
@@ -69,6 +72,8 @@ async function openReview(review, source) {
   });
   summary(review);
   timeline(review, frameOf, frames.length, pane);
+  chart(review, frameOf, pane);
+  largest(review, frameOf, pane);
   const mistakes = decisions.map((d, i) => i).filter((i) => decisions[i].grade);
   const jump = (dir) => {
     const here = pane.at();
@@ -125,6 +130,70 @@ function timeline(review, frameOf, length, pane) {
   line.appendChild(here);
 }
 
+// The points lost so far through the game, a step at each decision that lost any;
+// a line where each hand starts; a dot at each mistake, to click.
+function chart(review, frameOf, pane) {
+  const svg = $("#review-chart");
+  svg.replaceChildren();
+  const ds = review.decisions;
+  const total = ds.reduce((sum, d) => sum + Math.max(0, d.loss || 0), 0);
+  const W = 600, H = 90, pad = 6;
+  const x = (i) => pad + ((W - 2 * pad) * i) / Math.max(1, ds.length - 1);
+  const y = (v) => H - pad - ((H - 2 * pad) * v) / Math.max(1, total);
+  let sum = 0;
+  const path = ds.map((d, i) => { sum += Math.max(0, d.loss || 0); return `${x(i).toFixed(1)},${y(sum).toFixed(1)}`; });
+  ds.forEach((d, i) => {
+    if (i && d.hand !== ds[i - 1].hand) svg.appendChild(svgEl("line", { x1: x(i), x2: x(i), y1: pad, y2: H - pad, class: "hand-line" }));
+  });
+  svg.appendChild(svgEl("polyline", { points: path.join(" "), class: "loss-line", fill: "none" }));
+  sum = 0;
+  ds.forEach((d, i) => {
+    sum += Math.max(0, d.loss || 0);
+    if (!d.grade) return;
+    const dot = svgEl("circle", { cx: x(i), cy: y(sum), r: d.grade === "large" ? 5 : 3.5, class: `mistake ${d.grade}`, tabindex: 0 });
+    const title = svgEl("title", {});
+    title.textContent = `${d.round} turn ${d.turn + 1}: ${d.played_text}, ${points(d.loss)} lost`;
+    dot.appendChild(title);
+    dot.addEventListener("click", () => pane.go(frameOf[i]));
+    svg.appendChild(dot);
+  });
+  const label = svgEl("text", { x: pad + 2, y: 22, class: "chart-label" });
+  label.textContent = `${points(total)} lost over the game`;
+  svg.appendChild(label);
+}
+
+// The largest mistakes, largest first: each a button to its moment.
+function largest(review, frameOf, pane) {
+  const list = $("#review-largest");
+  list.replaceChildren();
+  for (const i of review.summary.largest) {
+    const d = review.decisions[i];
+    const li = el("li");
+    const go = el("button", "link", `${d.round}, turn ${d.turn + 1}: ${d.played_text}; ${d.best} was better by ${points(d.loss)}`);
+    go.type = "button";
+    go.addEventListener("click", () => pane.go(frameOf[i]));
+    li.appendChild(go);
+    list.appendChild(li);
+  }
+  $("#review-worst").hidden = !review.summary.largest.length;
+}
+
+// Under a discard: what it leaves (the tiles that bring the hand nearer, unseen
+// count) and the chance it deals in now to each seat in riichi or with calls.
+function givesEl(review, gives) {
+  const box = el("div", "gives");
+  const stage = gives.shanten === 0 ? "ready on" : `${gives.shanten} from ready; improved by`;
+  box.appendChild(el("span", "muted", `${stage} ${gives.tiles} tiles `));
+  const kinds = gives.improve_kinds || [];
+  for (const k of kinds.slice(0, IMPROVES_SHOWN)) box.appendChild(tileEl(kindTile(k), "small"));
+  if (kinds.length > IMPROVES_SHOWN) box.appendChild(el("span", "muted", ` +${kinds.length - IMPROVES_SHOWN} kinds`));
+  for (const { seat, chance } of gives.danger) {
+    const who = review.players[seat] || `seat ${seat + 1}`;
+    box.appendChild(el("span", chance >= 0.1 ? "danger high" : "danger", ` deals in to ${who}: ${pct(chance)}`));
+  }
+  return box;
+}
+
 function showDecision(review, index) {
   const box = $("#review-decision");
   box.replaceChildren();
@@ -144,7 +213,11 @@ function showDecision(review, index) {
   const list = el("ul", "options");
   for (const o of shown) {
     const li = el("li", o === played ? "played" : "");
-    li.appendChild(el("span", "label", o.text));
+    const label = el("span", "label");
+    const tile = o.action.tile;
+    if (tile !== null && tile !== undefined) label.appendChild(tileEl(tile, "small"));
+    label.appendChild(document.createTextNode(` ${o.text}`));
+    li.appendChild(label);
     const bar = el("span", "bar");
     const width = o.value === null || top === low ? 0 : (100 * (o.value - low)) / (top - low);
     bar.style.width = `${Math.max(2, width).toFixed(1)}%`;
@@ -159,6 +232,7 @@ function showDecision(review, index) {
       li.title = `${parts.join(", ")}; deal-in risk now ${points(o.risk)}`;
     }
     if (parts.length) li.appendChild(el("span", "parts muted", parts.join(" · ")));
+    if (o.gives) li.appendChild(givesEl(review, o.gives));
     list.appendChild(li);
   }
   box.appendChild(list);

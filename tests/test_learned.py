@@ -1,0 +1,108 @@
+"""The learned player: what its network reads of an observation, self-play data and
+training that give the same numbers for the same seeds, and the shipped weights,
+which load with numpy alone and play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from click.testing import CliRunner
+
+from game_helpers import arranged_wall
+from riichi.bots import make_bot
+from riichi.bots.expert import ExpertBot
+from riichi.bots.features import OPTION_SIZE, STATE_SIZE, option_features, state_features, weighed
+from riichi.bots.learned import LearnedBot
+from riichi.bots.network import WEIGHTS, Network
+from riichi.bots.play import play_match
+from riichi.bots.training import Shard, load_data, play_shard, train, value_targets
+from riichi.cli import main
+from riichi.game import Match, observe
+from riichi.rules import Length, find_ruleset
+from riichi.tiles import parse_tiles
+from test_bots import start
+
+ONE_HAND = find_ruleset("online").replace(length=Length.ONE_HAND, lengths=(Length.ONE_HAND,))
+
+
+def test_the_state_holds_the_hand_by_count_and_the_red_fives() -> None:
+    m = start(["111m0p5p789s12345z", "", "", ""], ["6z"])
+    state = state_features(observe(m, 0))
+    assert state.shape == (STATE_SIZE,) and state.dtype == np.float32
+    one_m = state[0:4]
+    assert list(one_m) == [1, 1, 1, 0]  # three 1m
+    five_p = state[13 * 4 : 13 * 4 + 4]
+    assert list(five_p) == [1, 1, 0, 0]  # two 5p, one of them red
+    assert list(state[34 * 4 : 34 * 4 + 3]) == [0, 1, 0]  # the red 5p
+
+
+def test_what_another_seat_holds_changes_nothing_the_network_reads() -> None:
+    """Two deals that differ only in seat 1's concealed tiles and the wall read the
+    same for seat 0."""
+    mine = "123m456p789s1122z"
+
+    def deal(theirs: str) -> Match:
+        wall = arranged_wall([mine, theirs, "", ""], ["5z"], dora=["7z"])
+        return Match(find_ruleset("online"), 0, walls=[wall] * 30)
+
+    a, b = deal("111m222m333m444m5m"), deal("999m888m777m666m5m")
+    obs_a, obs_b = observe(a, 0), observe(b, 0)
+    assert np.array_equal(state_features(obs_a), state_features(obs_b))
+    options_a = weighed(ExpertBot(0).evaluate(obs_a))
+    options_b = weighed(ExpertBot(0).evaluate(obs_b))
+    assert np.array_equal(option_features(obs_a, options_a), option_features(obs_b, options_b))
+
+
+def test_options_tell_the_red_five_and_expert_s_valuation() -> None:
+    m = start(["456m789s23s0p567p1z", "", "", ""], ["1z"])
+    obs = observe(m, 0)
+    options = weighed(ExpertBot(0).evaluate(obs))
+    rows = option_features(obs, options)
+    assert rows.shape == (len(options), OPTION_SIZE)
+    reds = [o for o, row in zip(options, rows, strict=True) if row[7 + 34 + 1] == 1.0]
+    assert reds and all(o.action.tile == parse_tiles("0p")[0] for o in reds)
+    assert rows[0, -1] == 1.0 and not rows[1:, -1].any()  # expert's first
+
+
+def test_self_play_data_and_training_are_the_same_for_the_same_seeds(tmp_path: Path) -> None:
+    shard = Shard(7, 2, tmp_path / "a" / "shard-7.npz", length="east", epsilon=0.3)
+    again = Shard(7, 2, tmp_path / "b" / "shard-7.npz", length="east", epsilon=0.3)
+    written = play_shard(shard)
+    assert written == play_shard(again) > 20
+    one, two = load_data([tmp_path / "a"]), load_data([tmp_path / "b"])
+    assert np.array_equal(one.state, two.state) and np.array_equal(one.taken, two.taken)
+    assert one.explored.any() and (one.taken != one.chosen).any()  # it explored
+    assert set(np.unique(one.place)) <= {1, 2, 3, 4}
+    net_a, log_a = train(one, one.chosen.astype(np.int64), seed=3, epochs=2, batch=16)
+    net_b, _ = train(two, two.chosen.astype(np.int64), seed=3, epochs=2, batch=16)
+    for key, value in net_a.params().items():
+        assert np.array_equal(value, net_b.params()[key])
+    assert log_a[1].policy_loss < log_a[0].policy_loss  # it learns
+    targets = value_targets(one, net_a, margin=0.5)
+    assert targets.shape == one.chosen.shape and (targets < one.count).all()
+
+
+def test_the_shipped_weights_load_and_play_a_hand_the_same_way_for_a_seed() -> None:
+    assert WEIGHTS.exists() and WEIGHTS.stat().st_size < 4_000_000
+    network = Network.load()
+    assert network.w1.shape[0] == STATE_SIZE + OPTION_SIZE
+
+    def play() -> list[str]:
+        bots = [LearnedBot(f"ship:{s}") for s in range(4)]
+        match = play_match(Match(ONE_HAND, 5, [b.name for b in bots]), bots)
+        assert match.over
+        return [str(a) for a in match.actions]
+
+    assert play() == play()
+    assert make_bot("learned").name == "learned (bot)"
+
+
+def test_the_data_command_writes_shards(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main,
+        ["learn", "data", "--out", str(tmp_path), "--matches", "1", "--jobs", "1", "--seed", "3"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "positions from 1 matches" in result.output
+    assert len(list(tmp_path.glob("shard-*.npz"))) == 1
