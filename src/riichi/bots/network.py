@@ -39,7 +39,9 @@ class Network:
         a, b = hidden
 
         def layer(fan_in: int, fan_out: int) -> np.ndarray:
-            return (rng.standard_normal((fan_in, fan_out)) * np.sqrt(2 / fan_in)).astype(np.float32)
+            drawn: np.ndarray = rng.standard_normal((fan_in, fan_out))
+            out: np.ndarray = (drawn * np.sqrt(2 / fan_in)).astype(np.float32)
+            return out
 
         return cls(
             layer(INPUT, a),
@@ -55,8 +57,11 @@ class Network:
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
+        p = {k: v.astype(np.float32) for k, v in self.params().items()}
         with path.open("wb") as f:
-            np.savez_compressed(f, **{k: v.astype(np.float32) for k, v in self.params().items()})
+            np.savez_compressed(
+                f, w1=p["w1"], b1=p["b1"], w2=p["w2"], b2=p["b2"], w3=p["w3"], b3=p["b3"]
+            )
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> Network:

@@ -105,7 +105,7 @@ def _train(
     targets = data.chosen.astype("int64")
     if previous is not None:
         targets = value_targets(data, previous, margin)
-    bars: list[tqdm] = []  # type: ignore[type-arg]
+    bars: list[tqdm] = []
 
     def progress(batches, total):  # type: ignore[no-untyped-def]
         bar = tqdm(batches, total=total, unit="batch", desc=f"epoch {len(bars) + 1}", disable=None)

@@ -49,7 +49,7 @@ from riichi.server.auth import (
     Session,
 )
 from riichi.server.clock import Clock, SystemClock
-from riichi.server.hub import Busy, Server, paged
+from riichi.server.hub import Server, paged
 from riichi.server.limits import LimitError, Limits, Pace, parse_json
 from riichi.server.notices import ONLINE_SECONDS
 from riichi.server.registry import Elsewhere
@@ -63,6 +63,7 @@ from riichi.server.table import (
     CLOSE_TOO_MANY,
     CLOSE_TOO_SLOW,
     CLOSE_UNSUPPORTED,
+    Busy,
     LiveTable,
     NotFound,
     ProtocolError,

@@ -195,7 +195,7 @@ class Relay:
                 log.warning("relay: the channel failed (%s); relayed connections closed", exc)
                 self._failed()
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]
                 await asyncio.sleep(RENEW_EVERY)
 
     async def _safely(self, data: bytes | str) -> None:
