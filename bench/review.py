@@ -2,7 +2,7 @@
 chose: every seat of the Phoenix-room (houou) Tenhou games in shared/corpus reviewed
 by `expert` on one core. Not a test.
 
-    python bench/review.py [--games 100] [--corpus ../shared/corpus]
+    python bench/review.py [--games 100] [--corpus ../shared/corpus] [--bot learned]
 
 Prints the time to review one player's game (mean, slowest) and all four seats of the
 games read, then the agreement with the Phoenix players by kind of decision, for four
@@ -18,7 +18,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from riichi.bots.review import KINDS, Tally, review_match
-from riichi.bots.reviewers import ExpertReviewer
+from riichi.bots.reviewers import reviewer_for
 from riichi.formats.replay import load_match
 
 PHOENIX = {"4p hanchan aka kuitan houou GO=169": 4, "3p hanchan aka kuitan houou GO=185": 3}
@@ -39,6 +39,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="four-player games to time")
     here = Path(__file__).resolve().parents[2] / "shared" / "corpus"
     parser.add_argument("--corpus", type=Path, default=here)
+    parser.add_argument("--bot", default="expert", help="the reviewer: expert, master, learned")
     args = parser.parse_args()
     games = phoenix_games(args.corpus)
     losses: list[float] = []
@@ -51,7 +52,7 @@ def main() -> None:
             _, match = load_match(path.read_bytes(), str(path))
             for seat in range(players):
                 began = time.perf_counter()
-                review = review_match(match, seat, ExpertReviewer())
+                review = review_match(match, seat, reviewer_for(args.bot))
                 seat_times.append(time.perf_counter() - began)
                 for d in review.decisions:
                     kinds[d.kind] = kinds[d.kind].add(d)

@@ -106,3 +106,16 @@ def test_the_data_command_writes_shards(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "positions from 1 matches" in result.output
     assert len(list(tmp_path.glob("shard-*.npz"))) == 1
+
+
+def test_the_learned_player_reviews_with_its_choice_first_on_expert_s_scale() -> None:
+    from riichi.bots.review import review_match
+    from riichi.bots.reviewers import reviewer_for
+
+    bots = [make_bot("expert", s) for s in range(4)]
+    match = play_match(Match(ONE_HAND, 9, [b.name for b in bots]), bots)
+    review = review_match(match, 0, reviewer_for("learned"))
+    assert review.reviewer.startswith("learned") and review.decisions
+    for d in review.decisions:
+        texts = [o.text for o in d.options]
+        assert len(texts) == len(set(texts))  # each option once, the choice first

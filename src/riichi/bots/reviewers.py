@@ -80,6 +80,23 @@ class ExpertReviewer:
         pass
 
 
+class LearnedReviewer(ExpertReviewer):
+    """The learned player's choice first, then expert's other options in expert's
+    order, each with expert's value (the network orders, expert's scale measures)."""
+
+    def __init__(self) -> None:
+        from riichi.bots.learned import LearnedBot
+
+        self.name = f"learned {__version__}/{REVIEW_VERSION}"
+        self.learned = LearnedBot("review")
+        self.bot = self.learned.expert
+
+    def weigh(self, observation: Observation) -> list[Valued]:
+        played, _, _ = self.learned.choose(observation)
+        options = self.bot.evaluate(observation)
+        return [played, *(o for o in options if o.action != played.action)]
+
+
 # Mortal's actions, by the bit of its mask: 0-33 a discard of each kind, 34-36 of a
 # red five (m, p, s), 37 riichi, 38-40 a chi with the called tile lowest, middle,
 # highest, 41 pon, 42 a kan, 43 a win, 44 the nine-terminals abort, 45 pass.
@@ -181,15 +198,18 @@ def _mortal_action(obs: Observation, slot: int) -> Action | None:
 
 
 def reviewer_for(spec: str, timeout: float = 10.0) -> Reviewer:
-    """``expert``, ``master``, or ``mjai:COMMAND`` (an outside bot run as COMMAND)."""
+    """``expert``, ``master``, ``learned``, or ``mjai:COMMAND`` (an outside bot run as
+    COMMAND)."""
     if spec in ("expert", "master"):
         return ExpertReviewer(spec)
+    if spec == "learned":
+        return LearnedReviewer()
     if spec.startswith("mjai:"):
         command = shlex.split(spec[5:])
         if not command:
             raise ReviewError("mjai: names no command to run")
         return MjaiReviewer(command, timeout)
-    raise ReviewError(f"no reviewer {spec!r}: expert, master, or mjai:COMMAND")
+    raise ReviewError(f"no reviewer {spec!r}: expert, master, learned, or mjai:COMMAND")
 
 
 def same(a: Action, b: Action, red_fives: int) -> bool:
