@@ -25,7 +25,7 @@ from riichi.formats.replay import load_match
     "bot",
     default="expert",
     show_default=True,
-    help='The reviewer: expert, master (expert with its search; slower), or mjai:"COMMAND"'
+    help='The reviewer: expert, master (expert with its search; slower), learned, or mjai:"COMMAND"'
     " (an outside mjai bot such as Mortal).",
 )
 @click.option(
