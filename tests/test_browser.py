@@ -728,7 +728,8 @@ def test_a_money_table_shows_the_chips_the_ledger_moved(
         )
         tokens = table["tokens"]
         assert isinstance(tokens, list)
-        page.goto(f"{server.url}/table/{table['id']}#{tokens[0]}")
+        mine = next(s for s, t in enumerate(tokens) if t)  # the seat the table drew
+        page.goto(f"{server.url}/table/{table['id']}#{tokens[mine]}")
         page.wait_for_selector("#my-hand .tile")
         before = my_chips(page)
         assert before < 10_000  # the stake is held from the start
@@ -736,7 +737,7 @@ def test_a_money_table_shows_the_chips_the_ledger_moved(
         page.wait_for_selector("#result-body table.standings td.chips")
         check_result_in_view(page)
         shown = int(
-            page.inner_text("#result-body table.standings tr[data-seat='0'] td.chips")
+            page.inner_text(f"#result-body table.standings tr[data-seat='{mine}'] td.chips")
             .replace(",", "")
             .replace("+", "")
         )
@@ -986,7 +987,9 @@ def test_four_people_take_a_money_table_from_the_lobby(browser: Browser, tmp_pat
             page.goto(f"{server.url}/chips")
             page.wait_for_selector("#chip-table tbody tr")
         after = [int(p.inner_text("#chip-balance").split()[0].replace(",", "")) for p in pages]
-        assert sum(after) == 4 * 10_000 and after != [10_000] * 4, (held, after)
+        # what one won the others lost (a tie shares its places' money: four equal
+        # scores give every bet back), less the odd chips of a tie, the house's
+        assert 0 <= 4 * 10_000 - sum(after) < 4, (held, after)
         assert errors == []
     finally:
         server.stop()
@@ -998,6 +1001,7 @@ def test_a_league_season_page_shows_standings_teams_and_pt(
     """An organiser makes a team season in the page, adds eight roster computers in two
     teams, starts it; the season's page shows the standings in PT, the teams, a line
     a player over the season and every table with its replay."""
+    from riichi.platform.accounts import name_key
     from riichi.server.clock import FakeClock
     from server_helpers import Running
 
@@ -1007,6 +1011,9 @@ def test_a_league_season_page_shows_standings_teams_and_pt(
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         sign_up(page, server.url, "Organiser")
+        # a season of computers alone is an operator's to start
+        accounts = server.app.state.server.store.accounts
+        accounts.set_role(name_key("Organiser"), "operator")
         page.goto(f"{server.url}/leagues")
         page.fill("#l-form input[name=name]", "Spring league")
         page.select_option("#l-form select[name=mode]", "team")

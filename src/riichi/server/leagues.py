@@ -632,7 +632,7 @@ class LeagueDesk:
             if all(s.is_bot for s in seats) and self.registry.computer_tables() >= (
                 self.registry.limits.computer_tables
             ):
-                return  # enough computers play alone: this table waits for one to end
+                continue  # enough computers play alone: this table waits for one to end
             row = {
                 "league_id": season["id"],
                 "round": round_,
