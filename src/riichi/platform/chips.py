@@ -306,6 +306,15 @@ def _tied(order: Sequence[int], scores: Sequence[int]) -> list[list[int]]:
     return groups
 
 
+def _floor_shares(total: int, weights: Sequence[int]) -> tuple[list[int], list[int], int]:
+    """Each share rounded down, the weights shared by (equal ones when none is above 0)
+    and their sum."""
+    if sum(weights) <= 0:
+        weights = [1] * len(weights)
+    whole = sum(weights)
+    return [total * w // whole for w in weights], list(weights), whole
+
+
 def equal_shares(total: int, weights: Sequence[int]) -> list[int]:
     """``total`` split in proportion to ``weights`` in whole chips, equal weights getting
     equal shares: the chips left over go by largest remainder to whole groups of equal
@@ -313,10 +322,7 @@ def equal_shares(total: int, weights: Sequence[int]) -> list[int]:
     odd chips); equal shares when every weight is 0."""
     if not weights:
         return []
-    if sum(weights) <= 0:
-        weights = [1] * len(weights)
-    whole = sum(weights)
-    shares = [total * w // whole for w in weights]
+    shares, weights, whole = _floor_shares(total, weights)
     left = total - sum(shares)
     by_remainder: dict[int, list[int]] = {}
     for i, w in enumerate(weights):
@@ -336,10 +342,7 @@ def proportional(total: int, weights: Sequence[int]) -> list[int]:
     ties to the earlier); equal shares when every weight is 0."""
     if not weights:
         return []
-    if sum(weights) <= 0:
-        weights = [1] * len(weights)
-    whole = sum(weights)
-    shares = [total * w // whole for w in weights]
+    shares, weights, whole = _floor_shares(total, weights)
     left = total - sum(shares)
     by_remainder = sorted(range(len(weights)), key=lambda i: (-(total * weights[i] % whole), i))
     for i in by_remainder[:left]:
