@@ -84,6 +84,7 @@ __all__ = [
     "BOTS",
     "BOT_LABEL",
     "LADDER",
+    "LEARNED_PREFIX",
     "MJAI_PREFIX",
     "ROSTER",
     "Agent",

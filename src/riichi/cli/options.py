@@ -7,7 +7,7 @@ from typing import IO, Any
 
 import click
 
-from riichi.bots import BOTS, is_outside, outside_command
+from riichi.bots import BOTS, LEARNED_PREFIX, is_outside, outside_command
 from riichi.rules import Length, RuleSet, find_ruleset
 
 LENGTHS = [x.value for x in Length]
@@ -53,7 +53,9 @@ def bot_names(given: str | None, count: int, default: tuple[str, ...]) -> list[s
                 outside_command(n)
             except ValueError as exc:
                 raise OptionError("--bots", str(exc)) from None
-    unknown = [n for n in names if n not in BOTS and not is_outside(n)]
+    unknown = [
+        n for n in names if n not in BOTS and not is_outside(n) and not n.startswith(LEARNED_PREFIX)
+    ]
     if unknown:
         raise OptionError("--bots", f"unknown bot {unknown[0]!r}; known: {', '.join(sorted(BOTS))}")
     if len(names) != count:
