@@ -66,6 +66,8 @@ def test_a_persons_seat_is_reviewed_once_and_shown_on_the_player_page(tmp_path: 
         page = client.get(f"/api/players/account:{ann['id']}").json()
         assert [r["game"] for r in page["reviews"]] == [game]
         assert page["reviews"][0]["lost_per_hand"] == review["summary"]["lost_per_hand"]
+        # the player page plots the top-choice match game by game
+        assert page["reviews"][0]["top_choice"] == review["summary"]["top_choice"]
         assert stored_reviews(db) == 1
 
 
