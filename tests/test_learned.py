@@ -119,3 +119,19 @@ def test_the_learned_player_reviews_with_its_choice_first_on_expert_s_scale() ->
     for d in review.decisions:
         texts = [o.text for o in d.options]
         assert len(texts) == len(set(texts))  # each option once, the choice first
+
+
+def test_training_keeps_the_epoch_best_on_matches_it_did_not_learn_from(tmp_path: Path) -> None:
+    """Positions of one match share its final place: the held-out matches (every
+    tenth seed), not the training set's losses, choose the weights kept."""
+    play_shard(Shard(10, 2, tmp_path / "shard-10.npz", length="east", epsilon=0.2))
+    data = load_data([tmp_path])
+    assert set(np.unique(data.match)) == {10, 11}
+    network, log = train(data, data.chosen.astype(np.int64), seed=1, epochs=3, batch=32)
+    held = [s.held_policy + s.held_hand + s.held_place for s in log]
+    assert all(h > 0 for h in held)
+    again, _ = train(
+        data, data.chosen.astype(np.int64), seed=1, epochs=held.index(min(held)) + 1, batch=32
+    )
+    for key, value in network.params().items():  # the best epoch's weights, not the last's
+        assert np.array_equal(value, again.params()[key])

@@ -197,6 +197,7 @@ class Data:
     hand_delta: np.ndarray
     place: np.ndarray
     points: np.ndarray
+    match: np.ndarray  # the match's seed: positions of one match share their outcome
 
     def __len__(self) -> int:
         return len(self.count)
@@ -255,6 +256,16 @@ class Step:
     hand_loss: float
     place_loss: float
     agreement: float  # the policy's first choice is the target's
+    # the same on the held-out matches (every HOLD_OUT-th seed), which choose the epoch
+    # kept: positions of one match share its final place, so the training set's
+    # losses alone reward remembering matches
+    held_policy: float = 0.0
+    held_hand: float = 0.0
+    held_place: float = 0.0
+
+
+HOLD_OUT = 10
+DECAY = 1e-4  # weight decay on the layers' weights
 
 
 def train(
@@ -267,7 +278,9 @@ def train(
     start: Network | None = None,
     progress: Callable[[Iterator[int], int], Iterator[int]] = lambda it, n: it,
 ) -> tuple[Network, list[Step]]:
-    """Adam on the three heads; the network and each epoch's losses."""
+    """Adam (with weight decay) on the three heads, on every match but the held-out
+    ones; the network of the epoch whose held-out losses were lowest, and each
+    epoch's losses."""
     net = start or Network.fresh(seed)
     params = net.params()
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
@@ -275,8 +288,13 @@ def train(
     steps = 0
     log: list[Step] = []
     mask_all = np.arange(OPTIONS)[None, :] < data.count[:, None]
+    held = data.match % HOLD_OUT == 0
+    if held.all() or not held.any():  # too few matches to hold any out
+        held = np.zeros(len(data), dtype=bool)
+    learn_on, check_on = np.flatnonzero(~held), np.flatnonzero(held)
+    best: tuple[float, dict[str, np.ndarray]] | None = None
     for epoch in range(epochs):
-        order = shuffle.permutation(len(data))
+        order = learn_on[shuffle.permutation(len(learn_on))]
         sums = np.zeros(4)
         seen = 0
         batches = range(0, len(order), batch)
@@ -284,6 +302,8 @@ def train(
             idx = np.sort(order[begin : begin + batch])
             losses, grads = _gradients(net, data, idx, targets[idx], mask_all[idx])
             steps += 1
+            for key in ("w1", "w2", "w3"):
+                grads[key] = grads[key] + DECAY * params[key]
             for key, grad in grads.items():
                 m, v = moments[key]
                 m *= 0.9
@@ -296,7 +316,21 @@ def train(
             sums += np.array(losses) * len(idx)
             seen += len(idx)
         policy, hand, place, agree = sums / seen
-        log.append(Step(epoch, float(policy), float(hand), float(place), float(agree)))
+        step = Step(epoch, float(policy), float(hand), float(place), float(agree))
+        if len(check_on):
+            checked = np.zeros(4)
+            for begin in range(0, len(check_on), 4096):
+                idx = check_on[begin : begin + 4096]
+                losses, _ = _gradients(net, data, idx, targets[idx], mask_all[idx])
+                checked += np.array(losses) * len(idx)
+            step.held_policy, step.held_hand, step.held_place, _ = checked / len(check_on)
+            total = step.held_policy + step.held_hand + step.held_place
+            if best is None or total < best[0]:
+                best = (total, {k: v.copy() for k, v in params.items()})
+        log.append(step)
+    if best is not None:
+        for key, value in best[1].items():
+            params[key][...] = value
     return net, log
 
 
