@@ -105,6 +105,10 @@ def _train(
     targets = data.chosen.astype("int64")
     if previous is not None:
         targets = value_targets(data, previous, margin)
+        click.echo(
+            f"the value heads move {float((targets != data.chosen).mean()):.1%} of the"
+            f" decisions (margin {margin:g})"
+        )
     bars: list[tqdm] = []
 
     def progress(batches, total):  # type: ignore[no-untyped-def]
@@ -204,6 +208,25 @@ def arena_against_expert(weights: Path, walls: int, seed: int, jobs: int) -> dic
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", type=click.IntRange(1), default=None)
 @click.option("--ship", is_flag=True, help="Copy the round's weights into the package.")
+@click.option(
+    "--from",
+    "start_from",
+    type=click.IntRange(0),
+    default=None,
+    help="The round whose network plays the data (default: the one before).",
+)
+@click.option(
+    "--reuse",
+    multiple=True,
+    type=click.IntRange(0),
+    help="Train on this earlier round's data instead of playing new (repeatable).",
+)
+@click.option(
+    "--value-first",
+    is_flag=True,
+    help="Rate the options by value heads trained first on this round's data, not by the"
+    " network the data came from.",
+)
 def round_command(
     number: int,
     folder: Path,
@@ -215,32 +238,54 @@ def round_command(
     seed: int,
     jobs: int | None,
     ship: bool,
+    start_from: int | None,
+    reuse: tuple[int, ...],
+    value_first: bool,
 ) -> None:
     """Round NUMBER: data from the best bot so far, a network trained on it, its arena."""
     cores = _jobs(jobs)
-    previous = folder / f"round-{number - 1}.npz" if number else None
+    base = number - 1 if start_from is None else start_from
+    previous = folder / f"round-{base}.npz" if number else None
     if previous is not None and not previous.exists():
         raise click.UsageError(f"round {number} starts from {previous}, which is not there")
     started = time.perf_counter()
-    data_dir = folder / f"data-{number}"
-    if data_dir.exists():
-        shutil.rmtree(data_dir)
-    positions = _data(
-        data_dir, matches, DATA_SEEDS + number * ROUND_SPAN, 20, epsilon, previous, "online", cores
-    )
+    if reuse:
+        folders = [folder / f"data-{r}" for r in reuse]
+        positions = 0
+    else:
+        data_dir = folder / f"data-{number}"
+        if data_dir.exists():
+            shutil.rmtree(data_dir)
+        positions = _data(
+            data_dir,
+            matches,
+            DATA_SEEDS + number * ROUND_SPAN,
+            20,
+            epsilon,
+            previous,
+            "online",
+            cores,
+        )
+        folders = [data_dir]
     self_play = time.perf_counter() - started
-    data = load_data([data_dir])
+    data = load_data(folders)
+    positions = positions or len(data)
     begun = time.perf_counter()
-    network, steps = _train(
-        data, seed + number, epochs, None if previous is None else Network.load(previous), margin
-    )
+    rater = None if previous is None else Network.load(previous)
+    if value_first:  # value heads of this data's own, early-stopped on held-out matches
+        rater, _ = _train(data, seed + number, epochs, None, margin)
+    network, steps = _train(data, seed + number, epochs, rater, margin)
     training = time.perf_counter() - begun
     weights = folder / f"round-{number}.npz"
     network.save(weights)
     arena = arena_against_expert(weights, walls, ARENA_SEEDS, cores)
     entry = {
         "round": number,
-        "matches": matches,
+        "data": [str(f) for f in folders],
+        "from": None if previous is None else str(previous),
+        "margin": margin,
+        "value_first": value_first,
+        "matches": matches if not reuse else None,
         "positions": positions,
         "self_play_s": round(self_play),
         "training_s": round(training),
