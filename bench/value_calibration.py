@@ -18,9 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from riichi.bots.features import OPTIONS, STATE_SIZE
-from riichi.bots.network import HEADS, Network
-from riichi.bots.training import HAND_UNIT, load_data
+from riichi.bots.network import Network
+from riichi.bots.training import HAND_UNIT, heads_of, load_data
 
 BINS = 10
 
@@ -30,14 +29,9 @@ def predictions(network: Network, folder: Path) -> tuple[np.ndarray, ...]:
     hands, places = [], []
     for start in range(0, len(data), 4096):
         rows = slice(start, start + 4096)
-        state = data.state[rows].astype(np.float32)
-        options = data.options[rows].astype(np.float32)
-        n = len(state)
-        x = np.concatenate(
-            [np.broadcast_to(state[:, None, :], (n, OPTIONS, STATE_SIZE)), options], axis=2
-        ).reshape(n * OPTIONS, -1)
-        out = network.forward(x)[0].reshape(n, OPTIONS, HEADS)
+        out = heads_of(network, data, rows)
         played = data.taken[rows].astype(np.int64)
+        n = len(played)
         hands.append(out[np.arange(n), played, 1] * HAND_UNIT)
         places.append(out[np.arange(n), played, 2])
     return (

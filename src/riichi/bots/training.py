@@ -11,10 +11,11 @@ shard of matches is one compressed ``.npz`` file (half-precision features: most 
 0 or 1); shards are written by a process pool, each a pure function of its seeds.
 
 Training. Plain numpy (Adam, minibatches, a seeded shuffle): the policy score by
-cross-entropy over a decision's options against its target (the option played by
-the bot, or with ``targets="value"`` the option the previous network's value heads
-rate best by more than ``margin``), the two value heads by squared error on the
-option played. The same data, seed and settings give the same weights.
+cross-entropy over a decision's options against its target (the option the bot
+chose, or the one ``value_targets`` finds a network's value heads rate best by more
+than a margin), the two value heads by squared error on the option played; the
+epoch kept is the one best on held-out matches. The same data, seed and settings
+give the same weights.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from riichi.bots.features import (
 )
 from riichi.bots.learned import LearnedBot
 from riichi.bots.network import HEADS, Network
-from riichi.game import Match, observe
+from riichi.game import Match, Observation, observe
 from riichi.rules import Length, find_ruleset
 
 PLACE_POINTS = 12.0  # a place is worth this many thousand points (as expert weighs it)
@@ -58,19 +59,23 @@ class Shard:
     weights: Path | None = None  # the network of the bot that plays (None: expert)
 
 
-def _chooser(shard: Shard, seat_seed: str) -> Callable[[object], tuple[Valued, list[Valued]]]:
+Chooser = Callable[[Observation], tuple[Valued, list[Valued]]]
+
+
+def _chooser(shard: Shard, seat_seed: str) -> Chooser:
+    """A seat's choice and the options the network weighs, by the bot that plays."""
     if shard.weights is None:
         bot = ExpertBot(seat_seed)
 
-        def by_expert(obs: object) -> tuple[Valued, list[Valued]]:
-            options = bot.evaluate(obs)  # type: ignore[arg-type]
+        def by_expert(obs: Observation) -> tuple[Valued, list[Valued]]:
+            options = bot.evaluate(obs)
             return options[0], weighed(options)
 
         return by_expert
     learned = LearnedBot(seat_seed, weights=shard.weights)
 
-    def by_network(obs: object) -> tuple[Valued, list[Valued]]:
-        played, kept, _ = learned.choose(obs)  # type: ignore[arg-type]
+    def by_network(obs: Observation) -> tuple[Valued, list[Valued]]:
+        played, kept, _ = learned.choose(obs)
         return played, kept
 
     return by_network
@@ -231,15 +236,21 @@ def value_targets(data: Data, network: Network, margin: float, batch: int = 4096
     return out
 
 
+def heads_of(network: Network, data: Data, rows: slice | np.ndarray) -> np.ndarray:
+    """The network's heads for the positions ``rows``, by position and option."""
+    return network.forward(inputs_of(data, rows))[0].reshape(-1, OPTIONS, HEADS)
+
+
 def _worth(network: Network, data: Data, rows: slice) -> np.ndarray:
-    x = _rows(data, rows)
-    heads = network.forward(x)[0].reshape(-1, OPTIONS, HEADS)
+    heads = heads_of(network, data, rows)
     worth = HAND_UNIT * heads[:, :, 1] - PLACE_POINTS * heads[:, :, 2]
     mask = np.arange(OPTIONS)[None, :] < data.count[rows][:, None]
     return np.where(mask, worth, -np.inf)
 
 
-def _rows(data: Data, rows: slice) -> np.ndarray:
+def inputs_of(data: Data, rows: slice | np.ndarray) -> np.ndarray:
+    """The network's input rows for the positions ``rows``: each state beside each of
+    its option slots."""
     state = data.state[rows].astype(np.float32)
     options = data.options[rows].astype(np.float32)
     n = len(state)
@@ -321,7 +332,7 @@ def train(
             checked = np.zeros(4)
             for begin in range(0, len(check_on), 4096):
                 idx = check_on[begin : begin + 4096]
-                losses, _ = _gradients(net, data, idx, targets[idx], mask_all[idx])
+                losses, _ = _gradients(net, data, idx, targets[idx], mask_all[idx], False)
                 checked += np.array(losses) * len(idx)
             step.held_policy, step.held_hand, step.held_place, _ = checked / len(check_on)
             total = step.held_policy + step.held_hand + step.held_place
@@ -335,14 +346,16 @@ def train(
 
 
 def _gradients(
-    net: Network, data: Data, idx: np.ndarray, target: np.ndarray, mask: np.ndarray
+    net: Network,
+    data: Data,
+    idx: np.ndarray,
+    target: np.ndarray,
+    mask: np.ndarray,
+    backward: bool = True,
 ) -> tuple[tuple[float, float, float, float], dict[str, np.ndarray]]:
+    """The losses at the positions ``idx`` and, with ``backward``, their gradients."""
     n = len(idx)
-    state = data.state[idx].astype(np.float32)
-    options = data.options[idx].astype(np.float32)
-    x = np.concatenate(
-        [np.broadcast_to(state[:, None, :], (n, OPTIONS, STATE_SIZE)), options], axis=2
-    ).reshape(n * OPTIONS, -1)
+    x = inputs_of(data, idx)
     out, h1, h2 = net.forward(x)
     out = out.reshape(n, OPTIONS, HEADS)
     # policy: softmax over the decision's options
@@ -361,6 +374,14 @@ def _gradients(
     played = data.taken[idx].astype(np.int64)
     hand_err = out[rows, played, 1] - data.hand_delta[idx] / HAND_UNIT
     place_err = out[rows, played, 2] - data.place[idx]
+    losses = (
+        policy_loss,
+        float((hand_err**2).mean()),
+        float((place_err**2).mean()),
+        agree,
+    )
+    if not backward:
+        return losses, {}
     d_out[rows, played, 1] = 2 * hand_err / n
     d_out[rows, played, 2] = 2 * place_err / n
     d = d_out.reshape(n * OPTIONS, HEADS)
@@ -369,12 +390,6 @@ def _gradients(
     grads |= {"w2": h1.T @ d2, "b2": d2.sum(axis=0)}
     d1 = (d2 @ net.w2.T) * (h1 > 0)
     grads |= {"w1": x.T @ d1, "b1": d1.sum(axis=0)}
-    losses = (
-        policy_loss,
-        float((hand_err**2).mean()),
-        float((place_err**2).mean()),
-        agree,
-    )
     return losses, grads
 
 
@@ -383,6 +398,8 @@ __all__ = [
     "Data",
     "Shard",
     "Step",
+    "heads_of",
+    "inputs_of",
     "load_data",
     "play_shard",
     "shards",
