@@ -12,11 +12,13 @@ command gives the same weights.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
 import statistics
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -109,12 +111,11 @@ def _train(
             f"the value heads move {float((targets != data.chosen).mean()):.1%} of the"
             f" decisions (margin {margin:g})"
         )
-    bars: list[tqdm] = []
+    epoch = itertools.count(1)
 
-    def progress(batches, total):  # type: ignore[no-untyped-def]
-        bar = tqdm(batches, total=total, unit="batch", desc=f"epoch {len(bars) + 1}", disable=None)
-        bars.append(bar)
-        return bar
+    def progress(batches: Iterator[int], total: int) -> Iterator[int]:
+        bar = tqdm(batches, total=total, unit="batch", desc=f"epoch {next(epoch)}", disable=None)
+        return iter(bar)
 
     network, steps = train(data, targets, seed, epochs, progress=progress)
     return network, [vars(s) for s in steps]
