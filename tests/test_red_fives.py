@@ -125,3 +125,31 @@ def test_a_real_phoenix_game_where_the_red_five_went_is_valued_as_the_red_five()
     assert decision.best.value is not None
     assert decision.loss == decision.best.value - red.value  # the red five's loss, not the plain's
     assert not decision.top
+
+
+def test_what_a_discard_gives_reads_danger_as_expert_weighs_it() -> None:
+    """The review's danger for each seat in riichi is expert's own reading of that
+    seat's river (its counts of tiles seen, what it cannot ron): a tile the riichi let
+    go itself is safe, and the chances are those expert's risk is made of."""
+    from riichi.bots.review import what_gives
+    from test_expert import seat_1_riichi
+    from test_game_rules import tsumogiri
+
+    hands = ["456p258m369s2346z", "234567m234p6799s", "", ""]
+    quiet = [kind for kind in ("1m", "1p", "1s", "5z", "7z") for _ in range(4)]
+    m = seat_1_riichi(hands, [*quiet, "8p", "5p", "3m", "9m"], 5)
+    tsumogiri(m, 2)
+    tsumogiri(m, 3)
+    obs = observe(m, 0)
+    gives = what_gives(obs)
+    expert = ExpertBot("review")
+    scene = expert._scene(obs)
+    riichi = next(t for t in scene.threats if t.seat == 1)
+    for kind, given in gives.items():
+        chances = dict(given.danger)
+        assert set(chances) == {1}  # only the seat in riichi: nobody else has called
+        wanted = riichi.ready * expert.deal_in(obs, 1, kind, scene.out, scene.safe[1])
+        assert chances[1] == wanted
+    own = {tile >> 2 for tile, *_ in obs.discards[1]}
+    assert all(dict(g.danger)[1] == 0 for k, g in gives.items() if k in own)
+    assert any(dict(g.danger)[1] > 0 for g in gives.values())

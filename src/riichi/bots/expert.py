@@ -31,7 +31,7 @@ is played the same way.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
@@ -217,6 +217,12 @@ class Threat:
     seat: int
     ready: float  # chance it is tenpai now
     cost: float  # what dealing into it costs, in points
+
+
+def _with_hand(seen: Sequence[int], hand: Sequence[int]) -> list[int]:
+    """Tiles of each kind the seat can see, its own hand included (4 at most)."""
+    mine = counts_of(hand)
+    return [min(4, seen[k] + mine[k]) for k in range(NUM_KINDS)]
 
 
 def han_points(han: float, dealer: bool) -> float:
@@ -536,6 +542,24 @@ class ExpertBot(DefensiveBot):
         since = len(river) - 1 if declared is None else declared
         return safe | self._passed_since(obs, threat, since)
 
+    def dangers(
+        self, obs: Observation, kinds: Iterable[int], shown_to: Callable[[Threat], bool]
+    ) -> dict[int, tuple[tuple[int, float], ...]]:
+        """For each of ``kinds``, the chance letting it go now deals in to each
+        threat that ``shown_to`` picks: how likely that seat is ready times the
+        chance the tile is a winning tile of its, as ``_now_risk`` weighs them."""
+        assert obs.hand is not None
+        out = _with_hand(visible_counts(obs), obs.hand)
+        threats = [t for t in self.read_threats(obs) if shown_to(t)]
+        safe = {t.seat: self.cannot_ron(obs, t.seat) for t in threats}
+        return {
+            kind: tuple(
+                (t.seat, t.ready * self.deal_in(obs, t.seat, kind, out, safe[t.seat]))
+                for t in threats
+            )
+            for kind in kinds
+        }
+
     def deal_in(
         self,
         obs: Observation,
@@ -687,8 +711,7 @@ class ExpertBot(DefensiveBot):
         n = obs.rules.players
         threats = self.read_threats(obs)
         seen = visible_counts(obs)
-        mine = counts_of(obs.hand)
-        out = [min(4, seen[k] + mine[k]) for k in range(NUM_KINDS)]
+        out = _with_hand(seen, obs.hand)
         hazard = BASE_HAZARD * (n - 1) + sum(THREAT_HAZARD * t.ready for t in threats)
         spread, scale = self._place_spread(obs)
         if spread:

@@ -94,18 +94,16 @@ _READER = ExpertBot("review")  # reads rivers for danger: a fact of the position
 def what_gives(obs: Observation) -> dict[int, Gives]:
     """For each kind the seat may let go, what letting it go leaves (``Gives``)."""
     assert obs.hand is not None and obs.seat is not None
-    seen = visible_counts(obs)
     melds = len(obs.meld_tiles[obs.seat])
-    rows = ukeire(counts_of(obs.hand), seen, melds).discards
-    out = [4 - min(4, c) for c in seen]  # unseen outside the seat's hand
-    watched = [t for t in _READER.read_threats(obs) if obs.riichi[t.seat] or obs.meld_tiles[t.seat]]
-    found = {}
-    for row in rows:
-        danger = tuple(
-            (t.seat, t.ready * _READER.deal_in(obs, t.seat, row.discard, out)) for t in watched
-        )
-        found[row.discard] = Gives(row.shanten, row.kinds, row.tiles, danger)
-    return found
+    rows = ukeire(counts_of(obs.hand), visible_counts(obs), melds).discards
+    dangers = _READER.dangers(
+        obs,
+        [row.discard for row in rows],
+        lambda t: obs.riichi[t.seat] or bool(obs.meld_tiles[t.seat]),
+    )
+    return {
+        row.discard: Gives(row.shanten, row.kinds, row.tiles, dangers[row.discard]) for row in rows
+    }
 
 
 @dataclass(frozen=True)
