@@ -45,24 +45,12 @@ from riichi.bots.master import (
     choice,
 )
 from riichi.bots.search import answering
-from riichi.game import Action, Match, observe
+from riichi.bots.training import hand_played_out
+from riichi.game import Match, observe
 from riichi.rules import find_ruleset
 
 SURENESS = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)  # the thresholds to compare (in standard errors)
 Note = dict[str, Any]  # one searched decision, as --out writes it
-
-
-def truth(match: Match, seat: int, action: Action, bots: list[Any]) -> list[int]:
-    """Each seat's change of score when ``seat`` plays ``action`` and experts play on
-    to the hand's end, on the true walls."""
-    copy = match.copy()
-    before = list(copy.kyoku.scores)
-    hand = len(copy.results)
-    copy.apply(seat, action)
-    while len(copy.results) == hand and not copy.over:
-        s = next(iter(copy.legal_actions()))
-        copy.apply(s, bots[s].act(observe(copy, s)))
-    return [a - b for a, b in zip(copy.scores, before, strict=True)]
 
 
 def one_match(job: tuple[int, str, dict[str, Any]]) -> list[Note]:
@@ -81,7 +69,7 @@ def one_match(job: tuple[int, str, dict[str, Any]]) -> list[Note]:
             scene = master._scene(obs)
             worths, points = [], []
             for option in found.options:
-                deltas = truth(match, seat, option.action, bots)
+                deltas = hand_played_out(match, seat, option.action, bots)
                 worths.append(master._worth_after(scene, deltas))
                 points.append(deltas[seat])
             threatened = any(t.ready >= THREAT for t in scene.threats)

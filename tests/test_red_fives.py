@@ -4,8 +4,6 @@ discards, and told apart when a review compares what was played with its options
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from game_helpers import arranged_wall
 from riichi.bots.expert import ExpertBot, Valued
 from riichi.bots.review import review_match
@@ -14,9 +12,9 @@ from riichi.game import Action, ActionType, Match, observe
 from riichi.rules import find_ruleset
 from riichi.tiles import P5, S5, is_red, parse_tiles
 from test_bots import discard_kind, start
+from test_conformance import CORPUS, needs_corpus
 
 RED_5P, PLAIN_5P = parse_tiles("0p")[0], parse_tiles("5p")[0]
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
 
 def fives(options: list[Valued], kind: int, wanted: ActionType) -> dict[bool, Valued]:
@@ -105,6 +103,7 @@ def test_three_players_weigh_the_red_fives_apart_too() -> None:
     assert by_red[True].value < by_red[False].value
 
 
+@needs_corpus
 def test_a_real_phoenix_game_where_the_red_five_went_is_valued_as_the_red_five() -> None:
     """E3-3 of a Phoenix game: holding 0m and 5m, the player let the red 5m go. The
     review values that discard as the red five's, apart from the plain five's."""

@@ -3,7 +3,10 @@
 At each decision ``expert`` lists and values its options; where a rule of expert's
 decides (a win, an abort, a kan) or only one option is valued, that is played.
 Otherwise the network (``riichi.bots.network``) scores expert's best ``OPTIONS``
-options from the seat's observation and plays the highest. The weights ship with the
+options from the seat's observation: a network trained on options played out
+(``riichi.bots.training.played_out``) plays the option its edge head rates highest
+where that beats expert's choice by the network's margin, else expert's choice; a
+network trained on the bot's choices alone plays its policy head's first. The weights ship with the
 package (``bots/weights/learned.npz``, numpy only); ``riichi learn`` trains them
 again from nothing (README: the learned player). Deterministic for a seed: the
 network adds no randomness to expert's.
@@ -18,7 +21,7 @@ import numpy as np
 from riichi.bots.agent import Bot
 from riichi.bots.expert import ExpertBot, Valued
 from riichi.bots.features import option_features, state_features, weighed
-from riichi.bots.network import WEIGHTS, Network, inputs
+from riichi.bots.network import EDGE, EDGE_UNIT, POLICY, WEIGHTS, Network, inputs
 from riichi.game import Action, Observation
 
 _LOADED: dict[Path, Network] = {}
@@ -52,7 +55,16 @@ class LearnedBot(Bot):
         if not kept:
             return options[0], kept, None
         heads = self.heads(observation, kept)
-        return kept[int(np.argmax(heads[:, 0]))], kept, heads
+        return kept[self.pick(heads)], kept, heads
+
+    def pick(self, heads: np.ndarray) -> int:
+        """The option played, by its index in expert's order (0: expert's choice)."""
+        margin = self.network.margin
+        if margin is None or heads.shape[1] <= EDGE:
+            return int(np.argmax(heads[:, POLICY]))
+        edge = heads[:, EDGE] * EDGE_UNIT
+        best = int(np.argmax(edge))
+        return best if edge[best] - edge[0] > margin else 0
 
     def heads(self, observation: Observation, options: list[Valued]) -> np.ndarray:
         rows = inputs(state_features(observation), option_features(observation, options))

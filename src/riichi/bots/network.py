@@ -2,24 +2,31 @@
 shipped weights play without any training library.
 
 It reads one option at a time (the seat's state and the option, ``features``) and
-gives three numbers: a policy score (a softmax over the options of a decision gives
+gives four numbers: a policy score (a softmax over the options of a decision gives
 the chance of choosing each), the expected change of the seat's score by the end of
-the hand (in thousands of points) and the expected final place (1 first) if that
-option is taken. Two hidden layers of rectified units; ``Network.forward`` keeps
-what backpropagation needs (``riichi.bots.training``).
+the hand (in thousands of points), the expected final place (1 first) if that
+option is taken, and the option's edge: what it is worth over the decision's other
+options (their average), in ``EDGE_UNIT`` thousands of points as expert weighs a
+change of scores, learned from every option played out on the same true walls.
+Networks of three heads (before the edge) still load and play by their policy. Two
+hidden layers of rectified units; ``Network.forward`` keeps what backpropagation
+needs (``riichi.bots.training``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from riichi.bots.features import OPTION_SIZE, STATE_SIZE
 
 INPUT = STATE_SIZE + OPTION_SIZE
-HEADS = 3  # policy score, hand's score change (thousands), final place
+HEADS = 4  # policy score, hand's score change (thousands), final place, edge
+POLICY, HAND, PLACE, EDGE = range(HEADS)
+EDGE_UNIT = 2.0  # the edge head's unit, in thousands of points
 WEIGHTS = Path(__file__).with_name("weights") / "learned.npz"
 
 
@@ -31,6 +38,14 @@ class Network:
     b2: np.ndarray
     w3: np.ndarray
     b3: np.ndarray
+    # thousands of points the edge head must rate an option above expert's choice for
+    # the learned player to leave expert's choice (stored with the weights); None: it
+    # plays by its policy head
+    margin: float | None = None
+
+    @property
+    def heads(self) -> int:
+        return int(self.w3.shape[1])
 
     @classmethod
     def fresh(cls, seed: int, hidden: tuple[int, int] = (128, 64)) -> Network:
@@ -49,7 +64,7 @@ class Network:
             layer(a, b),
             np.zeros(b, np.float32),
             layer(b, HEADS) * 0.1,
-            np.array([0.0, 0.0, 2.5], np.float32),
+            np.array([0.0, 0.0, 2.5, 0.0], np.float32),
         )
 
     def params(self) -> dict[str, np.ndarray]:
@@ -57,16 +72,18 @@ class Network:
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        p = {k: v.astype(np.float32) for k, v in self.params().items()}
+        p: dict[str, Any] = {k: v.astype(np.float32) for k, v in self.params().items()}
         with path.open("wb") as f:
-            np.savez_compressed(
-                f, w1=p["w1"], b1=p["b1"], w2=p["w2"], b2=p["b2"], w3=p["w3"], b3=p["b3"]
-            )
+            if self.margin is not None:
+                p["margin"] = np.array(self.margin, np.float32)
+            np.savez_compressed(f, **p)
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> Network:
         with np.load(path) as data:
-            return cls(**{k: data[k].astype(np.float32) for k in data.files})
+            layers = {k: data[k].astype(np.float32) for k in data.files if k != "margin"}
+            margin = float(data["margin"]) if "margin" in data.files else None
+        return cls(**layers, margin=margin)
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The heads for each row of ``x`` (options by ``INPUT`` numbers), with both
@@ -81,4 +98,15 @@ def inputs(state: np.ndarray, options: np.ndarray) -> np.ndarray:
     return np.concatenate([np.broadcast_to(state, (len(options), len(state))), options], axis=1)
 
 
-__all__ = ["HEADS", "INPUT", "WEIGHTS", "Network", "inputs"]
+__all__ = [
+    "EDGE",
+    "EDGE_UNIT",
+    "HAND",
+    "HEADS",
+    "INPUT",
+    "PLACE",
+    "POLICY",
+    "WEIGHTS",
+    "Network",
+    "inputs",
+]

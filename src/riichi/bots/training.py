@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from riichi.bots.agent import Bot
 from riichi.bots.expert import ExpertBot, Valued
 from riichi.bots.features import (
     OPTION_SIZE,
@@ -38,8 +39,8 @@ from riichi.bots.features import (
     weighed,
 )
 from riichi.bots.learned import LearnedBot
-from riichi.bots.network import HEADS, Network
-from riichi.game import Match, Observation, observe
+from riichi.bots.network import EDGE, EDGE_UNIT, HAND, PLACE, POLICY, Network
+from riichi.game import Action, Match, Observation, observe
 from riichi.rules import Length, find_ruleset
 
 PLACE_POINTS = 12.0  # a place is worth this many thousand points (as expert weighs it)
@@ -57,6 +58,7 @@ class Shard:
     length: str | None = None
     epsilon: float = 0.1
     weights: Path | None = None  # the network of the bot that plays (None: expert)
+    truth: float = 0.0  # the chance a decision's options are each played out (``played_out``)
 
 
 Chooser = Callable[[Observation], tuple[Valued, list[Valued]]]
@@ -81,6 +83,35 @@ def _chooser(shard: Shard, seat_seed: str) -> Chooser:
     return by_network
 
 
+def hand_played_out(match: Match, seat: int, action: Action, bots: Sequence[Bot]) -> list[int]:
+    """Each seat's change of score when ``seat`` plays ``action`` and ``bots`` play on
+    to the hand's end, on the true walls (a copy of the match)."""
+    copy = match.copy()
+    before = list(copy.kyoku.scores)
+    hand = len(copy.results)
+    copy.apply(seat, action)
+    while len(copy.results) == hand and not copy.over:
+        s = next(iter(copy.legal_actions()))
+        copy.apply(s, bots[s].act(observe(copy, s)))
+    return [a - b for a, b in zip(copy.scores, before, strict=True)]
+
+
+def played_out(
+    match: Match, obs: Observation, options: Sequence[Valued], bots: Sequence[ExpertBot]
+) -> list[float]:
+    """What each option is worth to the seat, in thousands of points as expert weighs a
+    change of scores (by the places it moves), when it is played and expert plays on
+    to the hand's end on the true walls. One world, but the same one for every option:
+    the wall's luck is shared, and the differences between options are what is left."""
+    assert obs.seat is not None
+    judge = bots[obs.seat]
+    scene = judge._scene(obs)
+    return [
+        judge._worth_after(scene, hand_played_out(match, obs.seat, o.action, bots)) / 1000
+        for o in options
+    ]
+
+
 def play_shard(shard: Shard) -> int:
     """Play a shard's matches and write its positions; how many were written."""
     rules = find_ruleset(shard.rules)
@@ -96,10 +127,13 @@ def play_shard(shard: Shard) -> int:
     place: list[int] = []
     points: list[float] = []
     match_of: list[int] = []
+    truth: list[np.ndarray] = []
     for seed in range(shard.first, shard.first + shard.matches):
         match = Match(rules, seed)
         choosers = [_chooser(shard, f"{seed}:{s}") for s in range(rules.players)]
         explore = random.Random(f"explore:{seed}")
+        labels = random.Random(f"truth:{seed}")  # its own stream: the play is the same
+        judges = [ExpertBot(f"{seed}:{s}") for s in range(rules.players)]
         # (seat, the hand's index, the seat's score before it) of each kept decision
         kept_at: list[tuple[int, int, int]] = []
         while not match.over:
@@ -121,6 +155,10 @@ def play_shard(shard: Shard) -> int:
                 explored.append(exploring)
                 kept_at.append((seat, len(match.results), match.scores[seat]))
                 match_of.append(seed)
+                row = np.full(OPTIONS, np.nan, np.float32)
+                if shard.truth and labels.random() < shard.truth:
+                    row[: len(kept)] = played_out(match, obs, kept, judges)
+                truth.append(row)
             match.apply(seat, played.action)
         assert match.standings is not None
         by_seat = sorted(match.standings, key=lambda x: x.seat)
@@ -143,6 +181,7 @@ def play_shard(shard: Shard) -> int:
             place=np.array(place, np.int8),
             points=np.array(points, np.float32),
             match=np.array(match_of, np.int32),
+            truth=np.array(truth, np.float32).reshape(-1, OPTIONS),
         )
     return len(states)
 
@@ -203,6 +242,9 @@ class Data:
     place: np.ndarray
     points: np.ndarray
     match: np.ndarray  # the match's seed: positions of one match share their outcome
+    # (N, OPTIONS): each option played out on the true walls (``played_out``); NaN where
+    # it was not (shards written without ``truth`` have none)
+    truth: np.ndarray
 
     def __len__(self) -> int:
         return len(self.count)
@@ -217,6 +259,10 @@ def load_data(folders: Sequence[Path]) -> Data:
     for f in files:
         with np.load(f) as data:
             for key in Data.__dataclass_fields__:
+                if key == "truth" and key not in data.files:
+                    none = np.full((len(data["count"]), OPTIONS), np.nan, np.float32)
+                    parts.setdefault(key, []).append(none)
+                    continue
                 parts.setdefault(key, []).append(data[key])
     return Data(**{k: np.concatenate(v) for k, v in parts.items()})
 
@@ -236,14 +282,58 @@ def value_targets(data: Data, network: Network, margin: float, batch: int = 4096
     return out
 
 
+MARGINS = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0)  # thousands of points (``margin_gains``)
+
+
+@dataclass(frozen=True)
+class MarginGain:
+    margin: float  # how much better than expert's choice the edge head must rate another
+    left: int  # decisions where the network leaves expert's choice
+    gain: float  # thousands of points a played-out decision, over expert's choice
+    half: float  # the half width of the gain's 95% interval
+    decisions: int
+
+
+def margin_gains(
+    data: Data, network: Network, margins: Sequence[float] = MARGINS
+) -> list[MarginGain]:
+    """What playing by the edge head at each margin is worth, on the held-out matches'
+    played-out decisions: the option it plays against expert's, both on the same true
+    walls (the luck shared), a decision at a time."""
+    rows = np.flatnonzero((data.match % HOLD_OUT == 0) & ~np.isnan(data.truth[:, 0]))
+    if not len(rows) or network.heads <= EDGE:
+        return []
+    edge = EDGE_UNIT * heads_of(network, data, rows)[:, :, EDGE]
+    edge = np.where(np.arange(OPTIONS)[None, :] < data.count[rows][:, None], edge, -np.inf)
+    best = edge.argmax(axis=1)
+    at = np.arange(len(rows))
+    lead = edge[at, best] - edge[:, 0]
+    truth = data.truth[rows]
+    out = []
+    for margin in margins:
+        pick = np.where(lead > margin, best, 0)
+        gains = truth[at, pick] - truth[:, 0]
+        half = 1.96 * float(gains.std(ddof=1)) / np.sqrt(len(gains)) if len(gains) > 1 else 0.0
+        out.append(MarginGain(margin, int((pick != 0).sum()), float(gains.mean()), half, len(rows)))
+    return out
+
+
+def best_margin(gains: Sequence[MarginGain]) -> float:
+    """The margin of the largest gain (the larger margin of equal ones: it leaves expert
+    less often); with no played-out decisions held out, the largest margin."""
+    if not gains:
+        return MARGINS[-1]
+    return max(gains, key=lambda g: (g.gain, g.margin)).margin
+
+
 def heads_of(network: Network, data: Data, rows: slice | np.ndarray) -> np.ndarray:
     """The network's heads for the positions ``rows``, by position and option."""
-    return network.forward(inputs_of(data, rows))[0].reshape(-1, OPTIONS, HEADS)
+    return network.forward(inputs_of(data, rows))[0].reshape(-1, OPTIONS, network.heads)
 
 
 def _worth(network: Network, data: Data, rows: slice) -> np.ndarray:
     heads = heads_of(network, data, rows)
-    worth = HAND_UNIT * heads[:, :, 1] - PLACE_POINTS * heads[:, :, 2]
+    worth = HAND_UNIT * heads[:, :, HAND] - PLACE_POINTS * heads[:, :, PLACE]
     mask = np.arange(OPTIONS)[None, :] < data.count[rows][:, None]
     return np.where(mask, worth, -np.inf)
 
@@ -270,9 +360,11 @@ class Step:
     # the same on the held-out matches (every HOLD_OUT-th seed), which choose the epoch
     # kept: positions of one match share its final place, so the training set's
     # losses alone reward remembering matches
+    edge_loss: float = 0.0
     held_policy: float = 0.0
     held_hand: float = 0.0
     held_place: float = 0.0
+    held_edge: float = 0.0
 
 
 HOLD_OUT = 10
@@ -306,7 +398,7 @@ def train(
     best: tuple[float, dict[str, np.ndarray]] | None = None
     for epoch in range(epochs):
         order = learn_on[shuffle.permutation(len(learn_on))]
-        sums = np.zeros(4)
+        sums = np.zeros(5)
         seen = 0
         batches = range(0, len(order), batch)
         for begin in progress(iter(batches), len(batches)):
@@ -326,16 +418,17 @@ def train(
                 params[key] -= (rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
             sums += np.array(losses) * len(idx)
             seen += len(idx)
-        policy, hand, place, agree = sums / seen
-        step = Step(epoch, float(policy), float(hand), float(place), float(agree))
+        policy, hand, place, agree, edge = sums / seen
+        step = Step(epoch, float(policy), float(hand), float(place), float(agree), float(edge))
         if len(check_on):
-            checked = np.zeros(4)
+            checked = np.zeros(5)
             for begin in range(0, len(check_on), 4096):
                 idx = check_on[begin : begin + 4096]
                 losses, _ = _gradients(net, data, idx, targets[idx], mask_all[idx], False)
                 checked += np.array(losses) * len(idx)
-            step.held_policy, step.held_hand, step.held_place, _ = checked / len(check_on)
-            total = step.held_policy + step.held_hand + step.held_place
+            held = checked / len(check_on)
+            step.held_policy, step.held_hand, step.held_place, _, step.held_edge = held
+            total = step.held_policy + step.held_hand + step.held_place + step.held_edge
             if best is None or total < best[0]:
                 best = (total, {k: v.copy() for k, v in params.items()})
         log.append(step)
@@ -352,14 +445,14 @@ def _gradients(
     target: np.ndarray,
     mask: np.ndarray,
     backward: bool = True,
-) -> tuple[tuple[float, float, float, float], dict[str, np.ndarray]]:
+) -> tuple[tuple[float, float, float, float, float], dict[str, np.ndarray]]:
     """The losses at the positions ``idx`` and, with ``backward``, their gradients."""
     n = len(idx)
     x = inputs_of(data, idx)
     out, h1, h2 = net.forward(x)
-    out = out.reshape(n, OPTIONS, HEADS)
+    out = out.reshape(n, OPTIONS, net.heads)
     # policy: softmax over the decision's options
-    logits = np.where(mask, out[:, :, 0], -1e9)
+    logits = np.where(mask, out[:, :, POLICY], -1e9)
     logits -= logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)
@@ -367,24 +460,41 @@ def _gradients(
     policy_loss = float(-np.log(p[rows, target] + 1e-12).mean())
     agree = float((logits.argmax(axis=1) == target).mean())
     d_out = np.zeros_like(out)
-    d_out[:, :, 0] = p
-    d_out[rows, target, 0] -= 1.0
-    d_out[:, :, 0] *= mask / n
+    d_out[:, :, POLICY] = p
+    d_out[rows, target, POLICY] -= 1.0
+    d_out[:, :, POLICY] *= mask / n
     # value heads on the option played
     played = data.taken[idx].astype(np.int64)
-    hand_err = out[rows, played, 1] - data.hand_delta[idx] / HAND_UNIT
-    place_err = out[rows, played, 2] - data.place[idx]
+    hand_err = out[rows, played, HAND] - data.hand_delta[idx] / HAND_UNIT
+    place_err = out[rows, played, PLACE] - data.place[idx]
+    edge_loss = 0.0
+    if net.heads > EDGE:
+        # the edge: each option over the decision's average, against the same of the
+        # options played out; both centred, so the wall's shared luck drops out
+        labelled = mask & ~np.isnan(data.truth[idx])
+        weight = labelled.astype(np.float32)
+        counted = np.maximum(weight.sum(axis=1, keepdims=True), 1.0)
+        truth = np.where(labelled, data.truth[idx], 0.0) / EDGE_UNIT
+        edge = out[:, :, EDGE] * weight
+        miss = (edge - edge.sum(axis=1, keepdims=True) / counted) - (
+            truth - truth.sum(axis=1, keepdims=True) / counted
+        )
+        miss *= weight
+        decisions = max(1, int(labelled.any(axis=1).sum()))
+        edge_loss = float((miss**2).sum() / decisions)
+        d_out[:, :, EDGE] = 2 * miss / decisions  # the centring's gradient: miss is centred
     losses = (
         policy_loss,
         float((hand_err**2).mean()),
         float((place_err**2).mean()),
         agree,
+        edge_loss,
     )
     if not backward:
         return losses, {}
-    d_out[rows, played, 1] = 2 * hand_err / n
-    d_out[rows, played, 2] = 2 * place_err / n
-    d = d_out.reshape(n * OPTIONS, HEADS)
+    d_out[rows, played, HAND] = 2 * hand_err / n
+    d_out[rows, played, PLACE] = 2 * place_err / n
+    d = d_out.reshape(n * OPTIONS, net.heads)
     grads = {"w3": h2.T @ d, "b3": d.sum(axis=0)}
     d2 = (d @ net.w3.T) * (h2 > 0)
     grads |= {"w2": h1.T @ d2, "b2": d2.sum(axis=0)}
@@ -394,14 +504,20 @@ def _gradients(
 
 
 __all__ = [
+    "MARGINS",
     "PLACE_POINTS",
     "Data",
+    "MarginGain",
     "Shard",
     "Step",
+    "best_margin",
+    "hand_played_out",
     "heads_of",
     "inputs_of",
     "load_data",
+    "margin_gains",
     "play_shard",
+    "played_out",
     "shards",
     "train",
     "value_targets",

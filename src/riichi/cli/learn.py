@@ -22,13 +22,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import click
+import numpy as np
 from tqdm import tqdm
 
 from riichi.bots.arena import run, tasks
 from riichi.bots.network import WEIGHTS, Network
 from riichi.bots.training import (
     Data,
+    best_margin,
     load_data,
+    margin_gains,
     shards,
     train,
     value_targets,
@@ -45,6 +48,16 @@ ARENA_SEEDS = 90_000_000
 @click.group("learn")
 def learn_command() -> None:
     """Train the learned player by self-play (data, training, rounds)."""
+
+
+TRUTH = click.option(
+    "--truth",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="The chance a decision's options are each played out on the true walls"
+    " (the edge head's labels; each costs a hand's play an option).",
+)
 
 
 def _jobs(jobs: int | None) -> int:
@@ -67,6 +80,7 @@ def _jobs(jobs: int | None) -> int:
 @click.option(
     "--jobs", type=click.IntRange(1), default=None, help="Processes (default: all cores)."
 )
+@TRUTH
 def data_command(
     out: Path,
     matches: int,
@@ -76,9 +90,10 @@ def data_command(
     weights: Path | None,
     rules_name: str,
     jobs: int | None,
+    truth: float,
 ) -> None:
     """Self-play positions, a compressed shard per PER_SHARD matches."""
-    written = _data(out, matches, seed, per_shard, epsilon, weights, rules_name, _jobs(jobs))
+    written = _data(out, matches, seed, per_shard, epsilon, weights, rules_name, _jobs(jobs), truth)
     click.echo(f"{written} positions from {matches} matches in {out}")
 
 
@@ -91,8 +106,11 @@ def _data(
     weights: Path | None,
     rules: str,
     jobs: int,
+    truth: float = 0.0,
 ) -> int:
-    todo = shards(out, seed, matches, per_shard, epsilon=epsilon, weights=weights, rules=rules)
+    todo = shards(
+        out, seed, matches, per_shard, epsilon=epsilon, weights=weights, rules=rules, truth=truth
+    )
     with tqdm(total=matches, unit="match", desc="self-play", disable=None) as bar:
         return write_data(todo, jobs, bar.update)
 
@@ -118,6 +136,16 @@ def _train(
         return iter(bar)
 
     network, steps = train(data, targets, seed, epochs, progress=progress)
+    gains = margin_gains(data, network)
+    if gains:
+        network.margin = best_margin(gains)
+        click.echo("held-out played-out decisions: the edge head's gain over expert's choice")
+        for g in gains:
+            click.echo(
+                f"  margin {g.margin:4.2f}: leaves expert {g.left:6d} of {g.decisions},"
+                f" {1000 * g.gain:+7.1f} ± {1000 * g.half:5.1f} points a decision"
+            )
+        click.echo(f"plays at margin {network.margin:g}")
     return network, [vars(s) for s in steps]
 
 
@@ -222,6 +250,7 @@ def arena_against_expert(weights: Path, walls: int, seed: int, jobs: int) -> dic
     type=click.IntRange(0),
     help="Train on this earlier round's data instead of playing new (repeatable).",
 )
+@TRUTH
 @click.option(
     "--value-first",
     is_flag=True,
@@ -241,6 +270,7 @@ def round_command(
     ship: bool,
     start_from: int | None,
     reuse: tuple[int, ...],
+    truth: float,
     value_first: bool,
 ) -> None:
     """Round NUMBER: data from the best bot so far, a network trained on it, its arena."""
@@ -266,14 +296,17 @@ def round_command(
             previous,
             "online",
             cores,
+            truth,
         )
         folders = [data_dir]
     self_play = time.perf_counter() - started
     data = load_data(folders)
     positions = positions or len(data)
     begun = time.perf_counter()
-    rater = None if previous is None else Network.load(previous)
-    if value_first:  # value heads of this data's own, early-stopped on held-out matches
+    # played-out data teach the edge head, and the policy keeps expert's choices
+    played_out = not np.isnan(data.truth[:, 0]).all()
+    rater = None if previous is None or played_out else Network.load(previous)
+    if value_first and not played_out:  # value heads of this data's own, early-stopped
         rater, _ = _train(data, seed + number, epochs, None, margin)
     network, steps = _train(data, seed + number, epochs, rater, margin)
     training = time.perf_counter() - begun
@@ -286,6 +319,8 @@ def round_command(
         "from": None if previous is None else str(previous),
         "margin": margin,
         "value_first": value_first,
+        "truth": truth,
+        "played_margin": network.margin,
         "matches": matches if not reuse else None,
         "positions": positions,
         "self_play_s": round(self_play),
