@@ -16,7 +16,16 @@ from riichi.bots.features import OPTION_SIZE, STATE_SIZE, option_features, state
 from riichi.bots.learned import LearnedBot
 from riichi.bots.network import WEIGHTS, Network
 from riichi.bots.play import play_match
-from riichi.bots.training import Shard, load_data, play_shard, train, value_targets
+from riichi.bots.training import (
+    Shard,
+    best_margin,
+    load_data,
+    margin_gains,
+    play_shard,
+    played_out,
+    train,
+    value_targets,
+)
 from riichi.cli import main
 from riichi.game import Match, observe
 from riichi.rules import Length, find_ruleset
@@ -135,3 +144,54 @@ def test_training_keeps_the_epoch_best_on_matches_it_did_not_learn_from(tmp_path
     )
     for key, value in network.params().items():  # the best epoch's weights, not the last's
         assert np.array_equal(value, again.params()[key])
+
+
+def test_every_option_is_played_out_on_the_same_true_walls(tmp_path: Path) -> None:
+    """The labels of the edge head: each option of a decision played to the hand's end
+    by experts on a copy of the match; the match itself is not moved, and an option
+    played twice is worth the same twice."""
+    match = Match(ONE_HAND, 4)
+    judges = [ExpertBot(f"4:{s}") for s in range(4)]
+    seat = next(iter(match.legal_actions()))
+    obs = observe(match, seat)
+    options = weighed(judges[seat].evaluate(obs))
+    assert len(options) > 1
+    before = len(match.actions)
+    worth = played_out(match, obs, [*options, options[0]], judges)
+    assert len(match.actions) == before
+    assert worth[0] == worth[-1] and worth == played_out(match, obs, options + options[:1], judges)
+    shard = Shard(4, 1, tmp_path / "shard-4.npz", length="east", truth=0.1)
+    play_shard(shard)
+    data = load_data([tmp_path])
+    labelled = ~np.isnan(data.truth[:, 0])
+    assert 0 < labelled.sum() < len(data)
+    for row, count in zip(data.truth[labelled], data.count[labelled], strict=True):
+        assert not np.isnan(row[:count]).any() and np.isnan(row[count:]).all()
+
+
+def test_the_edge_head_learns_which_option_played_out_better(tmp_path: Path) -> None:
+    """Labels that say every option but expert's choice is worth 3,000 points more (on
+    every wall) teach the edge head so: the held-out gain of playing by it is found at
+    the margins below 3,000, and the bot leaves expert's choice there, not above."""
+    play_shard(Shard(20, 2, tmp_path / "shard-20.npz", length="east", epsilon=0.0))
+    data = load_data([tmp_path])
+    truth = np.full_like(data.truth, np.nan)
+    for i, count in enumerate(data.count):
+        truth[i, :count] = np.random.default_rng(i).normal(0, 0.3, count)
+        truth[i, 1:count] += 3.0
+    data.truth = truth
+    network, log = train(data, data.chosen.astype(np.int64), seed=2, epochs=20, batch=32)
+    assert log[-1].edge_loss < log[0].edge_loss
+    gains = {g.margin: g for g in margin_gains(data, network)}
+    assert gains[0.5].gain > 2.0 and gains[0.5].left > 0.8 * gains[0.5].decisions
+    assert best_margin(list(gains.values())) < 3.0
+    network.margin = 0.5
+    saved = tmp_path / "edge.npz"
+    network.save(saved)
+    assert Network.load(saved).margin == 0.5
+    bot = LearnedBot(0, weights=saved)
+    m = start(["456m789s23s0p567p1z", "", "", ""], ["1z"])
+    played, kept, _ = bot.choose(observe(m, 0))
+    assert len(kept) > 1 and played != kept[0]
+    network.margin = 4.0  # no option leads expert's by that much: expert's choice
+    assert LearnedBot(0, network=network).choose(observe(m, 0))[0] == kept[0]
