@@ -65,7 +65,7 @@ def _books_balance(
     from sqlalchemy import create_engine
 
     from riichi.server import storage
-    from riichi.server.ledger import ChipStore
+    from riichi.server.money.ledger import ChipStore
 
     opened: list[str] = []
     original = storage.Store.__init__

@@ -36,7 +36,7 @@ from riichi.platform.ratings import Rating, rate
 from riichi.rules import InvalidRulesetError, Length, RuleSet, Settlement, find_ruleset
 from riichi.server import Limits, Store, create_app
 from riichi.server.clock import FakeClock
-from riichi.server.ledger import ChipStore
+from riichi.server.money.ledger import ChipStore
 from riichi.server.storage import OPERATOR, STAT_COLUMNS, game_stats, post
 from riichi.server.storage import tables as tables_
 from server_helpers import Seat

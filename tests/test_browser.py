@@ -569,7 +569,7 @@ def test_the_daily_wall_side_by_side_a_tournament_and_chips(
 ) -> None:
     from riichi.platform.daily import DAY, day_of
     from riichi.server.clock import FakeClock
-    from riichi.server.daily import SECRET_KEY
+    from riichi.server.daily.desk import SECRET_KEY
     from server_helpers import Running
 
     clock = FakeClock()

@@ -42,7 +42,7 @@ from riichi.platform.tables import (
 from riichi.platform.tournaments import payouts
 from riichi.rules import Length, RuleSet, Settlement, find_ruleset
 from riichi.server import Store
-from riichi.server.ledger import ChipStore
+from riichi.server.money.ledger import ChipStore
 from riichi.server.storage import (
     STAT_COLUMNS,
     ChipsShort,

@@ -19,7 +19,7 @@ from riichi.platform.chips import HOUSE, START_CHIPS, escrow, reserve, settle
 from riichi.rules import RuleSet
 from riichi.server import Store
 from riichi.server.auth import COOKIE
-from riichi.server.ledger import ChipStore
+from riichi.server.money.ledger import ChipStore
 from server_helpers import Seat, SyncSocket, free_port, start_server
 
 

@@ -29,7 +29,7 @@ from riichi.rules import find_ruleset
 from riichi.server import create_app
 from riichi.server.auth import COOKIE
 from riichi.server.clock import FakeClock
-from riichi.server.daily import SECRET_KEY
+from riichi.server.daily.desk import SECRET_KEY
 from server_helpers import Seat
 
 NOON = day_start("2027-01-15") + DAY / 2

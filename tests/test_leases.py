@@ -330,7 +330,7 @@ def test_the_queue_and_a_tournament_run_once_across_processes(
     import sys
 
     from riichi.server.auth import COOKIE
-    from riichi.server.ledger import ChipStore
+    from riichi.server.money.ledger import ChipStore
 
     ports = [free_port() for _ in range(3)]
     options = ("--shared", "--redis", redis_server.url)

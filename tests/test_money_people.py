@@ -19,7 +19,7 @@ from riichi.platform.chips import HOUSE, START_CHIPS, escrow, reserve, settle
 from riichi.platform.tables import feeder_of
 from riichi.server import Limits, create_app
 from riichi.server.clock import FakeClock
-from riichi.server.ledger import ChipStore
+from riichi.server.money.ledger import ChipStore
 from riichi.server.table import load_match, rules_of
 from server_helpers import Person, Running, choose, confirming, play_out, receive
 
@@ -191,7 +191,7 @@ def test_a_full_offer_left_by_a_crash_starts_when_the_site_comes_back(tmp_path: 
     """The process died between the last seat (stored with its reserve) and the start:
     the next process opens the table, once, with every reserve in its escrow."""
     from riichi.platform.offers import Sitter
-    from riichi.server.money import OfferStore
+    from riichi.server.money.desk import OfferStore
 
     db = f"sqlite:///{tmp_path / 'm.db'}"
     site = Running(create_app(db, clock=FakeClock()))
@@ -222,7 +222,7 @@ def test_a_full_offer_left_by_a_crash_starts_when_the_site_comes_back(tmp_path: 
 
 
 def test_the_live_channel_is_for_signed_in_people_and_drops_the_oldest(tmp_path: Path) -> None:
-    from riichi.server.notices import QUEUE, Notices
+    from riichi.server.channel.notices import QUEUE, Notices
 
     notices = Notices()
     channel = notices.open(7)

@@ -20,7 +20,7 @@ from riichi.platform.tables import SeatSpec, TableKind, opening
 from riichi.rules import Length, find_ruleset
 from riichi.server import Store
 from riichi.server import storage as storage_module
-from riichi.server.records import RecordStore
+from riichi.server.ratings.records import RecordStore
 from riichi.server.storage import (
     ActionRow,
     NewTable,

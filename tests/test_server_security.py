@@ -24,9 +24,9 @@ from riichi.game import Match, verify_record
 from riichi.platform.spectating import Delay
 from riichi.rules import find_ruleset
 from riichi.server import Limits, Store, create_app
-from riichi.server.app import RedactTokens
 from riichi.server.clock import FakeClock
 from riichi.server.storage import ActionRow, NewTable
+from riichi.server.web import RedactTokens
 from server_helpers import Seat, choose, free_port, new_table, start_server
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from riichi.cli.serve import db_option, open_store
-from riichi.server.records import RecordStore
+from riichi.server.ratings.records import RecordStore
 
 
 @click.command("ratings")

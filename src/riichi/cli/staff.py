@@ -9,8 +9,8 @@ import click
 
 from riichi.cli.serve import db_option, open_store
 from riichi.platform import name_key
-from riichi.server.ledger import ChipStore
-from riichi.server.records import RecordStore
+from riichi.server.money.ledger import ChipStore
+from riichi.server.ratings.records import RecordStore
 from riichi.server.storage import OPERATOR
 
 

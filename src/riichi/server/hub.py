@@ -44,16 +44,16 @@ from riichi.platform.tables import (
 )
 from riichi.rules import RuleSet
 from riichi.server.auth import Auth
+from riichi.server.channel.notices import Notices
 from riichi.server.clock import Clock
-from riichi.server.daily import DailyDesk
-from riichi.server.leagues import LeagueDesk
+from riichi.server.daily.desk import DailyDesk
+from riichi.server.leagues.desk import LeagueDesk
 from riichi.server.limits import Limits, RateLimits
-from riichi.server.money import MoneyDesk
-from riichi.server.notices import Notices
-from riichi.server.records import RecordStore
+from riichi.server.money.desk import MoneyDesk
+from riichi.server.ratings.records import RecordStore
 from riichi.server.registry import Elsewhere, Registry
 from riichi.server.relay import Relay
-from riichi.server.reviews import ReviewDesk, joined, reviewable
+from riichi.server.review.desk import ReviewDesk, joined, reviewable
 from riichi.server.storage import Account, ChipsShort, Store, StoredTable
 from riichi.server.table import (
     Busy,
@@ -69,7 +69,7 @@ from riichi.server.table import (
     seat_specs,
 )
 from riichi.server.thinkers import Thinkers
-from riichi.server.tournaments import TournamentDesk
+from riichi.server.tournaments.desk import TournamentDesk
 from riichi.server.views import replay_frames
 
 log = logging.getLogger(__name__)

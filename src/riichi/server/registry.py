@@ -46,8 +46,8 @@ from riichi.platform.spectating import HAND, Delay
 from riichi.platform.tables import SeatSpec, final_of
 from riichi.rules import RuleSet
 from riichi.server.clock import Clock
-from riichi.server.ledger import ChipStore
 from riichi.server.limits import Limits
+from riichi.server.money.ledger import ChipStore
 from riichi.server.planner import Planner
 from riichi.server.storage import NewTable, Store, StoredTable, Writer
 from riichi.server.table import (

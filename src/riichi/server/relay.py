@@ -33,8 +33,8 @@ from typing import Any
 import redis.asyncio as redis
 
 from riichi.platform.leases import RENEW_EVERY
+from riichi.server.channel.notices import Notices
 from riichi.server.limits import Limits
-from riichi.server.notices import Notices
 from riichi.server.registry import Elsewhere, GameFinished, Registry
 from riichi.server.table import (
     CLOSE_MOVED,

@@ -333,7 +333,7 @@ reviews = Table(
     Column("owner", String(64), nullable=True),  # who kept it
 )
 
-# Money tables between people, before they start (riichi.server.money): an offer and
+# Money tables between people, before they start (riichi.server.money.desk): an offer and
 # the accounts seated at it, each of whose reserve is in the escrow of the table to be
 offers = Table(
     "offers",
@@ -359,7 +359,7 @@ offer_seats = Table(
     Column("joined", Float, nullable=False),
 )
 
-# League seasons (003, riichi.server.leagues): members (people or roster computers,
+# League seasons (003, riichi.server.leagues.desk): members (people or roster computers,
 # in teams or alone), the tables of each round, and each seat's PT, written with the
 # table's last action
 leagues = Table(

@@ -46,7 +46,7 @@ from riichi.formats import LogFormatError, UnsupportedLogError
 from riichi.formats.replay import load_match
 from riichi.game import Match
 from riichi.server.storage import game_stats, reviews
-from riichi.server.table import NotFound, ProtocolError
+from riichi.server.table import Busy, NotFound, ProtocolError
 from riichi.server.views import replay_frames
 
 MAX_LOG = 1 << 20  # bytes: a Tenhou hanchan's XML is 30-60 kB, its mjai 100-200 kB
@@ -55,12 +55,8 @@ LOG_PREFIX = "log-"
 T = TypeVar("T")
 
 
-class ReviewBusy(ProtocolError):
+class ReviewBusy(Busy):
     """No review now: yours is running (429), or too many wait (503)."""
-
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 # who reviews a site's games: expert, and master for a second opinion (expert with

@@ -1,0 +1,73 @@
+"""The routes of money: the lobby, a new money table, sitting and leaving, your chips."""
+
+from __future__ import annotations
+
+import asyncio
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from riichi.errors import excerpt
+from riichi.platform.chips import account_ledger
+from riichi.server.auth import Session
+from riichi.server.hub import paged
+from riichi.server.table import NotFound
+from riichi.server.web import HttpError, page, web_of
+
+
+async def money_session(request: Request) -> Session:
+    """A signed-in person acting at the money lobby, at a bounded rate (each seat taken
+    or left moves chips)."""
+    web = web_of(request)
+    session = await web.signed_in(request)
+    key = f"money:{session.account.id}"
+    if not web.server.rates.hit(web.limits.tables_per_address, key):
+        raise HttpError("too many money table requests: wait a minute", 429)
+    return session
+
+
+async def money(request: Request) -> Response:
+    """The money lobby (GET), or a new money table between people (POST)."""
+    web = web_of(request)
+    hub = web.server
+    if request.method == "GET":
+        return JSONResponse(await hub.money.lobby(await web.account_of(request)))
+    body = await web.read_json(request)
+    session = await money_session(request)
+    created = await hub.money.create(session.account, body, web.marks(request))
+    return JSONResponse(created, status_code=201)
+
+
+async def money_action(request: Request) -> Response:
+    web = web_of(request)
+    body = await web.read_json(request)
+    session = await money_session(request)
+    hub = web.server
+    offer, action = request.path_params["id"], request.path_params["action"]
+    if action == "sit":
+        return JSONResponse(await hub.money.sit(session.account, offer, web.marks(request), body))
+    if action == "leave":
+        return JSONResponse(await hub.money.leave(session.account, offer))
+    raise NotFound(f"no money table action {excerpt(action)}")
+
+
+async def chips(request: Request) -> Response:
+    """The signed-in account's chips and its movements, newest first."""
+    web = web_of(request)
+    session = await web.signed_in(request)
+    limit, offset = web.paging(request)
+    hub = web.server
+    who = account_ledger(session.account.id)
+    balance = await asyncio.to_thread(hub.chips.balance, who)
+    items, total = await asyncio.to_thread(hub.chips.statement, who, limit, offset)
+    return JSONResponse({"balance": balance, "statement": paged(items, total, limit, offset)})
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/money", page),
+    Route("/chips", page),
+    Route("/api/money", money, methods=["GET", "POST"]),
+    Route("/api/money/{id}/{action}", money_action, methods=["POST"]),
+    Route("/api/chips", chips),
+]

@@ -1,0 +1,79 @@
+"""The routes of play: the queue, making and listing tables, the presets, the pages."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from riichi.rules import PRESETS
+from riichi.server.table import Busy, ProtocolError
+from riichi.server.web import client_address, error, page, web_of
+
+
+async def queue(request: Request) -> Response:
+    web = web_of(request)
+    hub = web.server
+    if request.method == "GET":
+        return JSONResponse(await hub.queue_view(await web.account_of(request)))
+    body = await web.read_json(request)
+    session = await web.signed_in(request)
+    if request.method == "DELETE":
+        await hub.leave_queue(session.account)
+    else:
+        pool = body.get("pool") if isinstance(body, dict) else None
+        device, _ = web.device_of(request)  # a browser without one is a browser of its own
+        try:
+            await hub.join_queue(session.account, str(pool), client_address(request), device)
+        except ProtocolError as exc:
+            return error(str(exc), 409)
+    return JSONResponse(await hub.queue_view(session.account))
+
+
+async def create_table(request: Request) -> Response:
+    web = web_of(request)
+    body = await web.read_json(request)
+    account = await web.account_of(request)
+    try:
+        table, tokens = await web.server.create(body, client_address(request), account)
+    except Busy as exc:
+        return error(str(exc), exc.status)
+    except ProtocolError as exc:
+        return error(str(exc))
+    return JSONResponse({**table.info(), "tokens": tokens}, status_code=201)
+
+
+async def list_tables(request: Request) -> Response:
+    web = web_of(request)
+    limit, offset = web.paging(request)
+    return JSONResponse(await web.server.page("live", limit, offset))
+
+
+async def table_info(request: Request) -> Response:
+    return JSONResponse(await web_of(request).server.info(request.path_params["id"]))
+
+
+async def presets(request: Request) -> Response:
+    return JSONResponse(
+        [
+            {
+                "name": r.name,
+                "players": r.players,
+                "length": r.length.value,
+                "lengths": [x.value for x in r.lengths],
+                "ruleset": r.to_dict(),
+            }
+            for r in PRESETS.values()
+        ]
+    )
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/", page),
+    Route("/table/{id}", page),
+    Route("/api/presets", presets),
+    Route("/api/queue", queue, methods=["GET", "POST", "DELETE"]),
+    Route("/api/tables", create_table, methods=["POST"]),
+    Route("/api/tables", list_tables, methods=["GET"]),
+    Route("/api/tables/{id}", table_info),
+]

@@ -1,0 +1,34 @@
+"""The routes of ratings: the leaderboard and a player's page."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from riichi.server.table import NotFound
+from riichi.server.web import page, web_of
+
+
+async def leaderboard(request: Request) -> Response:
+    web = web_of(request)
+    limit, offset = web.paging(request)
+    return JSONResponse(await web.server.leaderboard(limit, offset))
+
+
+async def player(request: Request) -> Response:
+    web = web_of(request)
+    limit, offset = web.paging(request)
+    key = request.path_params["key"]
+    if len(key) > 64:
+        raise NotFound("no such player")
+    return JSONResponse(await web.server.player(key, limit, offset))
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/leaderboard", page),
+    Route("/player/{key}", page),
+    Route("/compare/{a}/{b}", page),
+    Route("/api/leaderboard", leaderboard),
+    Route("/api/players/{key}", player),
+]
