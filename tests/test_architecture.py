@@ -57,3 +57,70 @@ def test_the_core_loaded_is_the_one_asked_for() -> None:
     else:
         assert riichi.core() == ("compiled" if built else "pure")
         assert match.__file__.endswith(".so") == built
+
+
+SERVER = ROOT / "src" / "riichi" / "server"
+FEATURES = sorted(p.name for p in SERVER.iterdir() if (p / "routes.py").exists())
+# Where the core still reaches a feature, and why; the list may only shrink. The end of a
+# match writes its ratings, figures and chips in the last action's transaction (the
+# storage writer needs their tables), the registry takes buy-ins, the relay and the hub
+# tell the personal channel, and the hub holds each feature's desk.
+CORE_REACHES = {("app.py", f): "assembles the features" for f in FEATURES} | {
+    ("hub.py", "channel"): "tells a seat's person",
+    ("hub.py", "daily"): "holds the desk",
+    ("hub.py", "leagues"): "holds the desk",
+    ("hub.py", "money"): "holds the desk",
+    ("hub.py", "ratings"): "reads the records",
+    ("hub.py", "review"): "holds the desk",
+    ("hub.py", "tournaments"): "holds the desk",
+    ("registry.py", "money"): "takes a table's buy-ins",
+    ("relay.py", "channel"): "relays notices",
+    ("storage/__init__.py", "daily"): "re-exports the schema",
+    ("storage/__init__.py", "leagues"): "re-exports the schema",
+    ("storage/__init__.py", "money"): "re-exports the schema",
+    ("storage/__init__.py", "ratings"): "re-exports the schema",
+    ("storage/__init__.py", "review"): "re-exports the schema",
+    ("storage/__init__.py", "tournaments"): "re-exports the schema",
+    ("storage/account_store.py", "money"): "an account's open offers",
+    ("storage/account_store.py", "ratings"): "an account's player row",
+    ("storage/store.py", "ratings"): "a table's players",
+    ("storage/writes.py", "money"): "the end of a match posts chips",
+    ("storage/writes.py", "ratings"): "the end of a match rates",
+}
+
+
+def _server_imports(file: Path) -> set[str]:
+    """The server packages (a feature, or "" for the core) ``file`` imports."""
+    import ast
+
+    out = set()
+    for node in ast.walk(ast.parse(file.read_text())):
+        names = (
+            [node.module or ""]
+            if isinstance(node, ast.ImportFrom)
+            else [a.name for a in node.names]
+            if isinstance(node, ast.Import)
+            else []
+        )
+        for name in names:
+            parts = name.split(".")
+            if parts[:2] == ["riichi", "server"] and len(parts) > 2:
+                out.add(parts[2] if parts[2] in FEATURES else "")
+    return out
+
+
+def test_server_features_meet_only_through_the_core() -> None:
+    """A feature package imports the core and itself, never another feature; the core
+    reaches a feature only where ``CORE_REACHES`` says why."""
+    assert len(FEATURES) >= 10, FEATURES
+    reaches = set()
+    for file in sorted(SERVER.rglob("*.py")):
+        where = file.relative_to(SERVER)
+        if where.parts[0] == "migrations":
+            continue
+        own = where.parts[0] if where.parts[0] in FEATURES else None
+        for feature in _server_imports(file) - {"", own}:
+            assert own is None, f"feature {own} imports feature {feature} ({where})"
+            reaches.add((str(where), feature))
+    assert reaches <= CORE_REACHES.keys(), sorted(reaches - CORE_REACHES.keys())
+    assert CORE_REACHES.keys() <= reaches, sorted(CORE_REACHES.keys() - reaches)

@@ -29,6 +29,7 @@ from riichi.server.storage import (
     rating_history,
     ratings,
 )
+from riichi.server.storage import writes as writes_module
 from riichi.server.table import final_of, load_match
 
 RULES = find_ruleset("classic").replace(length=Length.ONE_HAND)
@@ -205,7 +206,7 @@ def test_a_failed_rating_write_stores_nothing_and_the_retry_rates_once(
     def broken(*args: Any) -> None:
         raise RuntimeError("the disk is gone")
 
-    monkeypatch.setattr(storage_module, "rate_match", broken)
+    monkeypatch.setattr(writes_module, "rate_match", broken)
     with pytest.raises(RuntimeError):
         site.store.append_action(row)
     assert len(site.store.load_actions(table)) == seq  # the last action was not kept

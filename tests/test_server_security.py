@@ -358,7 +358,7 @@ def one_hand_actions(seed: str) -> tuple[Match, list[tuple[int, dict[str, Any]]]
 
 
 def test_the_last_action_and_the_end_are_one_transaction(tmp_path: Path, monkeypatch: Any) -> None:
-    import riichi.server.storage as storage
+    import riichi.server.storage.writes as writes
 
     match, actions = one_hand_actions("end")
     store = Store(db_url(tmp_path))
@@ -371,7 +371,7 @@ def test_the_last_action_and_the_end_are_one_transaction(tmp_path: Path, monkeyp
     def crash(*args: Any) -> None:
         raise OSError("disk gone")
 
-    monkeypatch.setattr(storage, "_finish", crash)
+    monkeypatch.setattr(writes, "_finish", crash)
     with pytest.raises(OSError):
         store.append_action(ActionRow("t1", len(early), seat, last, 1.0, [{"seat": 0}]))
     assert len(store.load_actions("t1")) == len(early)  # neither the action nor the end
