@@ -3,11 +3,13 @@ chose: every seat of the Phoenix-room (houou) Tenhou games in shared/corpus revi
 by `expert` on one core. Not a test.
 
     python bench/review.py [--games 100] [--corpus ../shared/corpus] [--bot learned]
+                           [--held-out]
 
 Prints the time to review one player's game (mean, slowest) and all four seats of the
 games read, then the agreement with the Phoenix players by kind of decision, for four
 and three players, and how the losses spread (what share of decisions each threshold
-would call a mistake).
+would call a mistake). ``--held-out``: only the games no learning uses
+(`riichi.bots.human.held_out`), where a learned reviewer's figures are fair.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from riichi.bots.human import held_out
 from riichi.bots.review import KINDS, Tally, review_match
 from riichi.bots.reviewers import reviewer_for
 from riichi.formats.replay import load_match
@@ -40,8 +43,12 @@ def main() -> None:
     here = Path(__file__).resolve().parents[2] / "shared" / "corpus"
     parser.add_argument("--corpus", type=Path, default=here)
     parser.add_argument("--bot", default="expert", help="the reviewer: expert, master, learned")
+    parser.add_argument("--held-out", action="store_true", help="only games no learning uses")
     args = parser.parse_args()
     games = phoenix_games(args.corpus)
+    if args.held_out:
+        kept = set(held_out(args.corpus.resolve()))
+        games = {n: [p for p in paths if p.resolve() in kept] for n, paths in games.items()}
     losses: list[float] = []
     for players in (4, 3):
         paths = games[players][: args.games]

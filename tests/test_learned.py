@@ -195,3 +195,51 @@ def test_the_edge_head_learns_which_option_played_out_better(tmp_path: Path) -> 
     assert len(kept) > 1 and played != kept[0]
     network.margin = 4.0  # no option leads expert's by that much: expert's choice
     assert LearnedBot(0, network=network).choose(observe(m, 0))[0] == kept[0]
+
+
+def _swap_tile(t: int, suits: tuple[int, ...]) -> int:
+    kind = t >> 2
+    return ((suits[kind // 9] * 9 + kind % 9) * 4 + t % 4) if kind < 27 else t
+
+
+def test_a_position_with_its_suits_traded_is_the_same_position() -> None:
+    """Trading the suits on the table's tiles moves the features as ``suit_swap`` says:
+    a red five stays red, a dora stays the dora, a river keeps its tiles."""
+    import dataclasses
+    import itertools
+
+    from riichi.bots.expert import Valued
+    from riichi.bots.features import suit_swap
+    from riichi.game import Action
+
+    match = Match(find_ruleset("online"), 11)
+    while len(match.actions) < 45:
+        seat = next(iter(match.legal_actions()))
+        match.apply(seat, match.legal_actions()[seat][0])
+    seat = next(iter(match.legal_actions()))
+    obs = observe(match, seat)
+    assert obs.hand is not None and any(obs.discards)
+    option = Valued(next(a for a in obs.legal if a.tile is not None), 100.0, 50.0, 0.2, 3900)
+    for suits in itertools.permutations(range(3)):
+
+        def swap(t: int, suits: tuple[int, ...] = suits) -> int:
+            return _swap_tile(t, suits)
+
+        traded = dataclasses.replace(
+            obs,
+            hand=tuple(map(swap, obs.hand)),
+            dora_indicators=tuple(map(swap, obs.dora_indicators)),
+            discards=tuple(tuple((swap(t), *rest) for t, *rest in river) for river in obs.discards),
+            meld_tiles=tuple(tuple(tuple(map(swap, m)) for m in melds) for melds in obs.meld_tiles),
+        )
+        a = option.action
+        moved = Valued(
+            Action(a.type, swap(a.tile or 0), tuple(map(swap, a.tiles))), 100.0, 50.0, 0.2, 3900
+        )
+        state_map, option_map = suit_swap(suits)
+        assert np.array_equal(state_features(traded), state_features(obs)[state_map])
+        assert np.array_equal(
+            option_features(traded, [moved]), option_features(obs, [option])[:, option_map]
+        )
+        if suits != (0, 1, 2):
+            assert not np.array_equal(state_features(traded), state_features(obs))

@@ -135,6 +135,37 @@ def option_features(obs: Observation, options: Sequence[Valued]) -> np.ndarray:
     return out
 
 
+def _kinds(suits: Sequence[int]) -> list[int]:
+    """Where each tile kind goes when the suits trade places (``suits[s]`` is where
+    suit ``s`` goes; the honours stay)."""
+    return [suits[k // 9] * 9 + k % 9 if k < 27 else k for k in range(NUM_KINDS)]
+
+
+def suit_swap(suits: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Index maps for a state and an option with the suits traded (``state[:, map]``):
+    four players' mahjong is the same game whatever the suits are called, so one
+    position is six. (Not three players': their manzu has only its terminals.)"""
+    kinds = _kinds(suits)
+    state = np.arange(STATE_SIZE)
+    for kind in range(NUM_KINDS):
+        to = kinds[kind]
+        state[to * 4 : to * 4 + 4] = np.arange(kind * 4, kind * 4 + 4)
+    at = NUM_KINDS * 4
+    for s in range(3):
+        state[at + suits[s]] = at + s
+    at += 3
+    for _ in range(2):  # the unseen tiles, the dora
+        state[at + np.array(kinds)] = at + np.arange(NUM_KINDS)
+        at += NUM_KINDS
+    for _ in range(3):  # each other seat's river
+        state[at + 5 + np.array(kinds)] = at + 5 + np.arange(NUM_KINDS)
+        at += _OTHER_SEAT
+    option = np.arange(OPTION_SIZE)
+    at = len(_TYPES) + 1
+    option[at + np.array(kinds)] = at + np.arange(NUM_KINDS)
+    return state, option
+
+
 def weighed(options: Sequence[Valued]) -> list[Valued]:
     """The options the network weighs: expert's best ``OPTIONS`` valued ones, or none
     where a rule of expert's decides (a win, an abort, a kan) or one option is all."""
@@ -150,5 +181,6 @@ __all__ = [
     "STATE_SIZE",
     "option_features",
     "state_features",
+    "suit_swap",
     "weighed",
 ]

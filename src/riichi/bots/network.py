@@ -48,8 +48,9 @@ class Network:
         return int(self.w3.shape[1])
 
     @classmethod
-    def fresh(cls, seed: int, hidden: tuple[int, int] = (128, 64)) -> Network:
-        """He-initialised weights from ``seed``."""
+    def fresh(cls, seed: int, hidden: tuple[int, int] = (128, 64), heads: int = HEADS) -> Network:
+        """He-initialised weights from ``seed``; ``heads=3``, a network without the edge
+        head (as every round before it was trained: the same seed, the same draws)."""
         rng = np.random.default_rng(seed)
         a, b = hidden
 
@@ -63,8 +64,8 @@ class Network:
             np.zeros(a, np.float32),
             layer(a, b),
             np.zeros(b, np.float32),
-            layer(b, HEADS) * 0.1,
-            np.array([0.0, 0.0, 2.5, 0.0], np.float32),
+            layer(b, heads) * 0.1,
+            np.array([0.0, 0.0, 2.5, 0.0][:heads], np.float32),
         )
 
     def params(self) -> dict[str, np.ndarray]:

@@ -39,7 +39,7 @@ from riichi.bots.features import (
     weighed,
 )
 from riichi.bots.learned import LearnedBot
-from riichi.bots.network import EDGE, EDGE_UNIT, HAND, PLACE, POLICY, Network
+from riichi.bots.network import EDGE, EDGE_UNIT, HAND, HEADS, PLACE, POLICY, Network
 from riichi.game import Action, Match, Observation, observe
 from riichi.rules import Length, find_ruleset
 
@@ -380,11 +380,15 @@ def train(
     rate: float = 1e-3,
     start: Network | None = None,
     progress: Callable[[Iterator[int], int], Iterator[int]] = lambda it, n: it,
+    policy_only: bool = False,
+    heads: int = HEADS,
 ) -> tuple[Network, list[Step]]:
-    """Adam (with weight decay) on the three heads, on every match but the held-out
-    ones; the network of the epoch whose held-out losses were lowest, and each
-    epoch's losses."""
-    net = start or Network.fresh(seed)
+    """Adam (with weight decay) on the heads, on every match but the held-out ones; the
+    network of the epoch whose held-out losses were lowest, and each epoch's losses.
+    With ``policy_only`` the policy head alone learns and chooses the epoch: on a few
+    hundred people's games the value heads learn the games' outcomes by heart (their
+    held-out losses rise from the first epoch) and would shape the hidden layers to."""
+    net = start or Network.fresh(seed, heads=heads)
     params = net.params()
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
     shuffle = np.random.default_rng(seed)
@@ -403,10 +407,15 @@ def train(
         batches = range(0, len(order), batch)
         for begin in progress(iter(batches), len(batches)):
             idx = np.sort(order[begin : begin + batch])
-            losses, grads = _gradients(net, data, idx, targets[idx], mask_all[idx])
+            losses, grads = _gradients(
+                net, data, idx, targets[idx], mask_all[idx], values=not policy_only
+            )
             steps += 1
             for key in ("w1", "w2", "w3"):
                 grads[key] = grads[key] + DECAY * params[key]
+            if policy_only:  # the other heads' own weights stay as they were
+                grads["w3"][:, POLICY + 1 :] = 0.0
+                grads["b3"][POLICY + 1 :] = 0.0
             for key, grad in grads.items():
                 m, v = moments[key]
                 m *= 0.9
@@ -429,6 +438,8 @@ def train(
             held = checked / len(check_on)
             step.held_policy, step.held_hand, step.held_place, _, step.held_edge = held
             total = step.held_policy + step.held_hand + step.held_place + step.held_edge
+            if policy_only:
+                total = step.held_policy
             if best is None or total < best[0]:
                 best = (total, {k: v.copy() for k, v in params.items()})
         log.append(step)
@@ -445,8 +456,10 @@ def _gradients(
     target: np.ndarray,
     mask: np.ndarray,
     backward: bool = True,
+    values: bool = True,
 ) -> tuple[tuple[float, float, float, float, float], dict[str, np.ndarray]]:
-    """The losses at the positions ``idx`` and, with ``backward``, their gradients."""
+    """The losses at the positions ``idx`` and, with ``backward``, their gradients (of
+    the value heads' losses too, with ``values``)."""
     n = len(idx)
     x = inputs_of(data, idx)
     out, h1, h2 = net.forward(x)
@@ -492,8 +505,9 @@ def _gradients(
     )
     if not backward:
         return losses, {}
-    d_out[rows, played, HAND] = 2 * hand_err / n
-    d_out[rows, played, PLACE] = 2 * place_err / n
+    if values:
+        d_out[rows, played, HAND] = 2 * hand_err / n
+        d_out[rows, played, PLACE] = 2 * place_err / n
     d = d_out.reshape(n * OPTIONS, net.heads)
     grads = {"w3": h2.T @ d, "b3": d.sum(axis=0)}
     d2 = (d @ net.w3.T) * (h2 > 0)

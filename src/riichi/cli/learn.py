@@ -26,7 +26,8 @@ import numpy as np
 from tqdm import tqdm
 
 from riichi.bots.arena import run, tasks
-from riichi.bots.network import WEIGHTS, Network
+from riichi.bots.human import agreement, split, write_human
+from riichi.bots.network import HEADS, WEIGHTS, Network
 from riichi.bots.training import (
     Data,
     best_margin,
@@ -121,8 +122,14 @@ def _train(
     epochs: int,
     previous: Network | None,
     margin: float,
+    targets: np.ndarray | None = None,
+    start: Network | None = None,
+    rate: float = 1e-3,
+    policy_only: bool = False,
+    heads: int = HEADS,
 ) -> tuple[Network, list[dict[str, float]]]:
-    targets = data.chosen.astype("int64")
+    if targets is None:
+        targets = data.chosen.astype("int64")
     if previous is not None:
         targets = value_targets(data, previous, margin)
         click.echo(
@@ -135,7 +142,17 @@ def _train(
         bar = tqdm(batches, total=total, unit="batch", desc=f"epoch {next(epoch)}", disable=None)
         return iter(bar)
 
-    network, steps = train(data, targets, seed, epochs, progress=progress)
+    network, steps = train(
+        data,
+        targets,
+        seed,
+        epochs,
+        rate=rate,
+        start=start,
+        progress=progress,
+        policy_only=policy_only,
+        heads=heads,
+    )
     gains = margin_gains(data, network)
     if gains:
         network.margin = best_margin(gains)
@@ -169,6 +186,13 @@ def _train(
     show_default=True,
     help="Thousands of points an option must be rated above the bot's.",
 )
+@click.option(
+    "--heads",
+    type=click.IntRange(3, HEADS),
+    default=HEADS,
+    show_default=True,
+    help="3: without the edge head, as rounds 0 to 2 were trained.",
+)
 def train_command(
     folders: tuple[Path, ...],
     out: Path,
@@ -176,12 +200,12 @@ def train_command(
     epochs: int,
     previous: Path | None,
     margin: float,
+    heads: int,
 ) -> None:
     """Train a network on the shards under FOLDERS."""
     data = load_data(folders)
-    network, steps = _train(
-        data, seed, epochs, None if previous is None else Network.load(previous), margin
-    )
+    rater = None if previous is None else Network.load(previous)
+    network, steps = _train(data, seed, epochs, rater, margin, heads=heads)
     network.save(out)
     for step in steps:
         click.echo(json.dumps(step))
@@ -326,6 +350,120 @@ def round_command(
         "self_play_s": round(self_play),
         "training_s": round(training),
         "epochs": steps,
+        **arena,
+    }
+    with (folder / "rounds.jsonl").open("a") as log:
+        log.write(json.dumps(entry) + "\n")
+    if ship:
+        shutil.copy(weights, WEIGHTS)
+    click.echo(json.dumps(entry))
+
+
+@learn_command.command("human")
+@click.option(
+    "--corpus",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=Path("../shared/corpus"),
+    show_default=True,
+)
+@click.option(
+    "--dir",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("learn"),
+    show_default=True,
+)
+@click.option(
+    "--from",
+    "start_from",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=Path("learn/round-0.npz"),
+    show_default=True,
+    help="The network the policy starts from (round 0's plays expert's choices).",
+)
+@click.option("--epochs", type=click.IntRange(1), default=4, show_default=True)
+@click.option("--rate", type=float, default=3e-4, show_default=True)
+@click.option("--walls", type=click.IntRange(0), default=100, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--jobs", type=click.IntRange(1), default=None)
+@click.option(
+    "--swap/--no-swap",
+    default=True,
+    show_default=True,
+    help="Learn each four-player position with its suits traded six ways.",
+)
+@click.option("--reuse", is_flag=True, help="Train on the positions DIR already holds.")
+@click.option("--ship", is_flag=True, help="Copy the weights into the package.")
+def human_command(
+    corpus: Path,
+    folder: Path,
+    start_from: Path,
+    epochs: int,
+    rate: float,
+    walls: int,
+    seed: int,
+    jobs: int | None,
+    swap: bool,
+    reuse: bool,
+    ship: bool,
+) -> None:
+    """The policy taught what people played in the corpus' games (riichi.bots.human):
+    their positions, a network trained on them from START_FROM, its top-choice match
+    on the held-out Phoenix games against expert's, and its arena against expert."""
+    cores = _jobs(jobs)
+    games = split(corpus.resolve())
+    click.echo(f"{len(games.learn)} games to learn from, {len(games.held)} held out")
+    started = time.perf_counter()
+    data_dir = folder / "data-human"
+    positions = left_out = 0
+    if not reuse:
+        if data_dir.exists():
+            shutil.rmtree(data_dir)
+        with tqdm(total=len(games.learn), unit="game", desc="positions", disable=None) as bar:
+            positions, left_out = write_human(games.learn, data_dir, cores, bar.update, swap)
+        click.echo(f"{positions} positions; {left_out} decisions played none of expert's best")
+    gathered = time.perf_counter() - started
+    data = load_data([data_dir])
+    begun = time.perf_counter()
+    start = Network.load(start_from)
+    start.margin = None  # the policy plays: what people chose
+    network, steps = _train(
+        data,
+        seed,
+        epochs,
+        None,
+        0.0,
+        data.taken.astype("int64"),
+        start=start,
+        rate=rate,
+        policy_only=True,
+    )
+    training = time.perf_counter() - begun
+    weights = folder / "human.npz"
+    network.save(weights)
+    with tqdm(total=len(games.held), unit="game", desc="agreement", disable=None) as bar:
+        agreed = agreement(games.held, network, bar.update)
+    click.echo(
+        f"held-out Phoenix decisions: {agreed.decisions}; first choice is the person's:"
+        f" expert {agreed.expert / max(1, agreed.decisions):.1%},"
+        f" learned {agreed.learned / max(1, agreed.decisions):.1%}"
+    )
+    arena = arena_against_expert(weights, walls, ARENA_SEEDS, cores) if walls else {}
+    entry = {
+        "round": "human",
+        "data": [str(data_dir)],
+        "from": str(start_from),
+        "games": len(games.learn),
+        "held_games": len(games.held),
+        "positions": positions,
+        "rows": len(data),
+        "swap": swap,
+        "policy_only": True,
+        "left_out": left_out,
+        "gather_s": round(gathered),
+        "training_s": round(training),
+        "epochs": steps,
+        **agreed.to_dict(),
         **arena,
     }
     with (folder / "rounds.jsonl").open("a") as log:
