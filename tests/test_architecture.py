@@ -63,18 +63,16 @@ SERVER = ROOT / "src" / "riichi" / "server"
 FEATURES = sorted(p.name for p in SERVER.iterdir() if (p / "routes.py").exists())
 # Where the core still reaches a feature, and why; the list may only shrink. The end of a
 # match writes its ratings, figures and chips in the last action's transaction (the
-# storage writer needs their tables), the registry takes buy-ins, the relay and the hub
-# tell the personal channel, and the hub holds each feature's desk.
+# storage writer needs their tables), and the hub (one process's wiring) holds each
+# feature's desk and tells the personal channel.
 CORE_REACHES = {("app.py", f): "assembles the features" for f in FEATURES} | {
     ("hub.py", "channel"): "tells a seat's person",
     ("hub.py", "daily"): "holds the desk",
     ("hub.py", "leagues"): "holds the desk",
-    ("hub.py", "money"): "holds the desk",
     ("hub.py", "ratings"): "reads the records",
     ("hub.py", "review"): "holds the desk",
     ("hub.py", "tournaments"): "holds the desk",
-    ("registry.py", "money"): "takes a table's buy-ins",
-    ("relay.py", "channel"): "relays notices",
+    ("hub.py", "money"): "holds the desk and the ledger",
     ("storage/__init__.py", "daily"): "re-exports the schema",
     ("storage/__init__.py", "leagues"): "re-exports the schema",
     ("storage/__init__.py", "money"): "re-exports the schema",

@@ -50,6 +50,7 @@ from riichi.server.daily.desk import DailyDesk
 from riichi.server.leagues.desk import LeagueDesk
 from riichi.server.limits import Limits, RateLimits
 from riichi.server.money.desk import MoneyDesk
+from riichi.server.money.ledger import ChipStore
 from riichi.server.ratings.records import RecordStore
 from riichi.server.registry import Elsewhere, Registry
 from riichi.server.relay import Relay
@@ -117,12 +118,19 @@ class Server:
         self.limits = limits or Limits()
         self.rates = RateLimits(redis_url)  # shared by the site's processes, with Redis
         self.sockets: Counter[str] = Counter()
+        self.chips = ChipStore(store.engine)
         self.registry = Registry(
-            store, clock, self.limits, bot_delay, delay, shared, Thinkers(search_workers)
+            store,
+            clock,
+            self.limits,
+            bot_delay,
+            delay,
+            shared,
+            Thinkers(search_workers),
+            self.chips.void_table,
         )
         # a connection to a table another process owns is relayed to it (shared sites)
         self.relay = None if redis_url is None else Relay(redis_url, self.registry, self.limits)
-        self.chips = self.registry.chips
         self.fill_after = fill_after
         self.auth: Auth | None = None
         self._replays = asyncio.Semaphore(1)
@@ -139,7 +147,7 @@ class Server:
         self.tournaments.notify = self.notices.send
         self.registry.notify = self.notices.send
         if self.relay is not None:  # a notice reaches a channel on any process
-            self.relay.notices = self.notices
+            self.relay.deliver = self.notices.deliver
             self.notices.publish = self.relay.publish_notice
 
     @property

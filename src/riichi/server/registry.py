@@ -47,7 +47,6 @@ from riichi.platform.tables import SeatSpec, final_of
 from riichi.rules import RuleSet
 from riichi.server.clock import Clock
 from riichi.server.limits import Limits
-from riichi.server.money.ledger import ChipStore
 from riichi.server.planner import Planner
 from riichi.server.storage import NewTable, Store, StoredTable, Writer
 from riichi.server.table import (
@@ -124,6 +123,7 @@ class Registry:
         delay: Delay = HAND,
         shared: bool = False,
         thinkers: Thinkers | None = None,
+        void: Callable[[str, float], None] | None = None,
     ) -> None:
         self.store = store
         self.thinkers = thinkers
@@ -135,7 +135,9 @@ class Registry:
         self.bot_delay = bot_delay
         self.delay = delay
         self.writer = Writer(store)
-        self.chips = ChipStore(store.engine)
+        # releases the chips held for a table whose log does not replay (the money
+        # feature's ledger; a site without money has none to release)
+        self.void = void or (lambda table_id, now: None)
         self.bus = Bus()
         # tells a person something (the hub's live channel): each table is given it
         self.notify: Callable[[int, dict[str, Any]], None] | None = None
@@ -188,7 +190,7 @@ class Registry:
                 # its own log cannot be replayed (a gap, an action the rules refuse): it
                 # never will be, so it ends as void and gives back what it holds
                 log.exception("table %s: its log does not replay; void, chips released", table.id)
-                await asyncio.to_thread(self.chips.void_table, table.id, self.clock.now())
+                await asyncio.to_thread(self.void, table.id, self.clock.now())
                 self.live -= 1
             except Exception:  # the database, say: the table stays live for a later start
                 log.exception("table %s: could not be restored", table.id)
@@ -359,7 +361,7 @@ class Registry:
             pass  # another process took it first
         except RiichiError:
             log.exception("table %s: its log does not replay; void, chips released", table_id)
-            await asyncio.to_thread(self.chips.void_table, table_id, self.clock.now())
+            await asyncio.to_thread(self.void, table_id, self.clock.now())
 
     # ----------------------------------------------------------- idle tables
 

@@ -27,13 +27,13 @@ import contextlib
 import json
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
 import redis.asyncio as redis
 
 from riichi.platform.leases import RENEW_EVERY
-from riichi.server.channel.notices import Notices
 from riichi.server.limits import Limits
 from riichi.server.registry import Elsewhere, GameFinished, Registry
 from riichi.server.table import (
@@ -94,7 +94,8 @@ class Relay:
         self.sockets = SharedSockets(self)
         self._beat: asyncio.Task[None] | None = None
         self._owners: asyncio.Task[None] | None = None
-        self.notices: Notices | None = None  # the people's channels here (the hub's)
+        # puts a notice in this process's channels of an account (the hub's notices)
+        self.deliver: Callable[[int, dict[str, Any]], None] | None = None
 
     def _broadcast(self, event: GameFinished) -> None:
         """A bus event of this process, for the listeners of the others."""
@@ -246,10 +247,10 @@ class Relay:
                 fields = {k: message[k] for k in ("table_id", "kind", "finished")}
                 self.registry.bus.deliver(GameFinished(**fields))
         elif op == "notice":
-            if message.get("from") != self.me and self.notices is not None:
+            if message.get("from") != self.me and self.deliver is not None:
                 notice = message.get("notice")
                 if isinstance(notice, dict):
-                    self.notices.deliver(int(message["account"]), notice)
+                    self.deliver(int(message["account"]), notice)
         elif op == "out":  # for a client this process relays for
             remote = self.local.get(conn)
             if remote is not None:
