@@ -122,3 +122,33 @@ def test_server_features_meet_only_through_the_core() -> None:
             reaches.add((str(where), feature))
     assert reaches <= CORE_REACHES.keys(), sorted(reaches - CORE_REACHES.keys())
     assert CORE_REACHES.keys() <= reaches, sorted(CORE_REACHES.keys() - reaches)
+
+
+def test_a_new_feature_is_its_routes_and_one_line(tmp_path: Path) -> None:
+    """A toy feature (a page of how many games each signed-in person finished) joins
+    the site by its route list alone: the core's helpers find the hub and the session,
+    and nothing else changes."""
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route
+    from starlette.testclient import TestClient
+
+    from riichi.server import create_app
+    from riichi.server.app import FEATURES
+    from riichi.server.web import web_of
+
+    async def finished(request: Request) -> Response:
+        web = web_of(request)
+        account = await web.account_of(request)
+        tables = len(web.server.registry.tables)
+        return JSONResponse({"signed_in": account is not None, "live": tables})
+
+    toy = [Route("/api/toy", finished)]
+    url = f"sqlite:///{tmp_path / 'toy.db'}"
+    with TestClient(create_app(url, features=(*FEATURES, toy))) as client:
+        assert client.get("/api/toy").json() == {"signed_in": False, "live": 0}
+        client.post("/api/register", json={"name": "toyuser", "password": "hunter2hunter2"})
+        assert client.get("/api/toy").json()["signed_in"] is True
+        assert client.get("/api/presets").status_code == 200  # the rest as it was
+    with TestClient(create_app(url)) as client:
+        assert client.get("/api/toy").status_code == 404

@@ -95,6 +95,7 @@ def create_app(
     redis_url: str | None = None,
     review_workers: int = 1,
     search_workers: int = 1,
+    features: Sequence[Sequence[BaseRoute]] = FEATURES,
 ) -> Starlette:
     """The whole web app on the database at ``db_url`` (SQLite file by default).
 
@@ -105,7 +106,7 @@ def create_app(
     database (tables are then held by lease, never taken by force); ``redis_url``
     the Redis that relays connections between them and shares rate limits;
     ``review_workers`` the processes that compute game reviews, ``search_workers``
-    those in which searching computers think.
+    those in which searching computers think; ``features`` the site's features' routes.
     """
     from riichi.server.storage import Store
 
@@ -135,7 +136,7 @@ def create_app(
         yield
         await web.server.close()
 
-    routes: list[BaseRoute] = [route for feature in FEATURES for route in feature]
+    routes: list[BaseRoute] = [route for feature in features for route in feature]
     routes += [
         Route("/api/health", health),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
