@@ -317,8 +317,8 @@ def write_tables(
     from riichi.game import commitment
     from riichi.rules import Length, find_ruleset
     from riichi.server import Store
+    from riichi.server.seating import seat_specs
     from riichi.server.storage import NewTable
-    from riichi.server.table import seat_specs
 
     preset = preset or ("classic" if rated else "online")
     rules = find_ruleset(preset).replace(length=Length(length))

@@ -17,7 +17,7 @@ from riichi.server import Limits, create_app
 from riichi.server.clock import FakeClock
 from riichi.server.leagues.desk import MAX_SEASON_COMPUTERS, MAX_SEASONS
 from riichi.server.planner import Planner
-from riichi.server.table import Busy
+from riichi.server.protocol import Busy
 from test_leagues import SEASON, as_operator
 from test_server_accounts import register
 

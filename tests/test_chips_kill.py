@@ -129,7 +129,7 @@ def test_kills_while_settling_lose_and_double_no_chip(tmp_path: Path) -> None:
 
 def _feeder(store: Store, table_id: str) -> int | None:
     """Who dealt in the hand's winning tile, from the stored log."""
-    from riichi.server.table import load_match
+    from riichi.server.seating import load_match
 
     stored = store.get_table(table_id)
     assert stored is not None

@@ -23,7 +23,8 @@ from websockets.sync.client import connect
 from riichi.platform.leases import LEASE_SECONDS, TAKEOVER_BOUND
 from riichi.server import Store, create_app
 from riichi.server.clock import FakeClock
-from riichi.server.table import CLOSE_MOVED, load_match
+from riichi.server.protocol import CLOSE_MOVED
+from riichi.server.seating import load_match
 from server_helpers import (
     Postgres,
     Redis,

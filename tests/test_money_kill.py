@@ -20,7 +20,7 @@ from riichi.platform.chips import START_CHIPS, escrow, reserve, settle
 from riichi.platform.tables import feeder_of
 from riichi.server import Store
 from riichi.server.money.ledger import ChipStore
-from riichi.server.table import load_match, rules_of
+from riichi.server.seating import load_match, rules_of
 from server_helpers import Person, confirming, free_port, play_out, start_server
 from test_money_people import ONE_HAND_WTA as ONE_HAND
 

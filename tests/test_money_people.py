@@ -20,7 +20,7 @@ from riichi.platform.tables import feeder_of
 from riichi.server import Limits, create_app
 from riichi.server.clock import FakeClock
 from riichi.server.money.ledger import ChipStore
-from riichi.server.table import load_match, rules_of
+from riichi.server.seating import load_match, rules_of
 from server_helpers import Person, Running, choose, confirming, play_out, receive
 
 ONE_HAND_WTA = {

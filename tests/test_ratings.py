@@ -21,6 +21,7 @@ from riichi.rules import Length, find_ruleset
 from riichi.server import Store
 from riichi.server import storage as storage_module
 from riichi.server.ratings.records import RecordStore
+from riichi.server.seating import load_match
 from riichi.server.storage import (
     ActionRow,
     NewTable,
@@ -30,7 +31,7 @@ from riichi.server.storage import (
     ratings,
 )
 from riichi.server.storage import writes as writes_module
-from riichi.server.table import final_of, load_match
+from riichi.server.table import final_of
 
 RULES = find_ruleset("classic").replace(length=Length.ONE_HAND)
 

@@ -17,7 +17,8 @@ from riichi.platform.spectating import HAND, Delay, DelayError, parse_delay, sho
 from riichi.server import Store, create_app
 from riichi.server.clock import FakeClock
 from riichi.server.hub import Server
-from riichi.server.table import LiveTable, Viewer
+from riichi.server.protocol import Viewer
+from riichi.server.table import LiveTable
 from server_helpers import Seat, new_table
 
 # ----------------------------------------------------------------- the rule

@@ -382,6 +382,7 @@ def train(
     progress: Callable[[Iterator[int], int], Iterator[int]] = lambda it, n: it,
     policy_only: bool = False,
     heads: int = HEADS,
+    decay: float = DECAY,
 ) -> tuple[Network, list[Step]]:
     """Adam (with weight decay) on the heads, on every match but the held-out ones; the
     network of the epoch whose held-out losses were lowest, and each epoch's losses.
@@ -412,7 +413,7 @@ def train(
             )
             steps += 1
             for key in ("w1", "w2", "w3"):
-                grads[key] = grads[key] + DECAY * params[key]
+                grads[key] = grads[key] + decay * params[key]
             if policy_only:  # the other heads' own weights stay as they were
                 grads["w3"][:, POLICY + 1 :] = 0.0
                 grads["b3"][POLICY + 1 :] = 0.0
@@ -518,6 +519,7 @@ def _gradients(
 
 
 __all__ = [
+    "DECAY",
     "MARGINS",
     "PLACE_POINTS",
     "Data",

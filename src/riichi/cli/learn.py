@@ -29,6 +29,7 @@ from riichi.bots.arena import run, tasks
 from riichi.bots.human import agreement, split, write_human
 from riichi.bots.network import HEADS, WEIGHTS, Network
 from riichi.bots.training import (
+    DECAY,
     Data,
     best_margin,
     load_data,
@@ -127,6 +128,7 @@ def _train(
     rate: float = 1e-3,
     policy_only: bool = False,
     heads: int = HEADS,
+    decay: float = DECAY,
 ) -> tuple[Network, list[dict[str, float]]]:
     if targets is None:
         targets = data.chosen.astype("int64")
@@ -152,6 +154,7 @@ def _train(
         progress=progress,
         policy_only=policy_only,
         heads=heads,
+        decay=decay,
     )
     gains = margin_gains(data, network)
     if gains:
@@ -383,6 +386,7 @@ def round_command(
 )
 @click.option("--epochs", type=click.IntRange(1), default=4, show_default=True)
 @click.option("--rate", type=float, default=3e-4, show_default=True)
+@click.option("--decay", type=float, default=DECAY, show_default=True, help="Weight decay.")
 @click.option("--walls", type=click.IntRange(0), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", type=click.IntRange(1), default=None)
@@ -400,6 +404,7 @@ def human_command(
     start_from: Path,
     epochs: int,
     rate: float,
+    decay: float,
     walls: int,
     seed: int,
     jobs: int | None,
@@ -437,6 +442,7 @@ def human_command(
         start=start,
         rate=rate,
         policy_only=True,
+        decay=decay,
     )
     training = time.perf_counter() - begun
     weights = folder / "human.npz"
@@ -459,6 +465,8 @@ def human_command(
         "rows": len(data),
         "swap": swap,
         "policy_only": True,
+        "rate": rate,
+        "decay": decay,
         "left_out": left_out,
         "gather_s": round(gathered),
         "training_s": round(training),

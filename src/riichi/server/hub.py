@@ -51,16 +51,12 @@ from riichi.server.leagues.desk import LeagueDesk
 from riichi.server.limits import Limits, RateLimits
 from riichi.server.money.desk import MoneyDesk
 from riichi.server.money.ledger import ChipStore
+from riichi.server.protocol import Busy, NotFound, ProtocolError
 from riichi.server.ratings.records import RecordStore
 from riichi.server.registry import Elsewhere, Registry
 from riichi.server.relay import Relay
 from riichi.server.review.desk import ReviewDesk, joined, reviewable
-from riichi.server.storage import Account, ChipsShort, Store, StoredTable
-from riichi.server.table import (
-    Busy,
-    LiveTable,
-    NotFound,
-    ProtocolError,
+from riichi.server.seating import (
     accounts_named,
     clock_of,
     fresh_table,
@@ -69,6 +65,8 @@ from riichi.server.table import (
     rules_of,
     seat_specs,
 )
+from riichi.server.storage import Account, ChipsShort, Store, StoredTable
+from riichi.server.table import LiveTable
 from riichi.server.thinkers import Thinkers
 from riichi.server.tournaments.desk import TournamentDesk
 from riichi.server.views import replay_frames

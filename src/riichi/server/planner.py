@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from riichi.server.table import Busy
+from riichi.server.protocol import Busy
 
 log = logging.getLogger("riichi.server")
 T = TypeVar("T")

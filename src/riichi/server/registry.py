@@ -48,14 +48,10 @@ from riichi.rules import RuleSet
 from riichi.server.clock import Clock
 from riichi.server.limits import Limits
 from riichi.server.planner import Planner
+from riichi.server.protocol import IDLE, MOVED
+from riichi.server.seating import load_match
 from riichi.server.storage import NewTable, Store, StoredTable, Writer
-from riichi.server.table import (
-    IDLE,
-    MOVED,
-    LiveTable,
-    load_match,
-    start_clocks,
-)
+from riichi.server.table import LiveTable, start_clocks
 from riichi.server.thinkers import Thinkers
 
 log = logging.getLogger(__name__)

@@ -35,16 +35,16 @@ import redis.asyncio as redis
 
 from riichi.platform.leases import RENEW_EVERY
 from riichi.server.limits import Limits
-from riichi.server.registry import Elsewhere, GameFinished, Registry
-from riichi.server.table import (
+from riichi.server.protocol import (
     CLOSE_MOVED,
     CLOSE_NO_TABLE,
     CLOSE_REFUSED,
     MOVED,
-    LiveTable,
     ProtocolError,
     Viewer,
 )
+from riichi.server.registry import Elsewhere, GameFinished, Registry
+from riichi.server.table import LiveTable
 
 log = logging.getLogger(__name__)
 CLOSE_RELAY = 1011  # the relay itself failed (Redis): reconnect

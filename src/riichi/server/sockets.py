@@ -18,19 +18,19 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from riichi.server.limits import LimitError, Pace, parse_json
-from riichi.server.registry import Elsewhere
-from riichi.server.relay import CLOSE_RELAY, RemoteTable
-from riichi.server.table import (
+from riichi.server.protocol import (
     CLOSE_MOVED,
     CLOSE_NO_TABLE,
     CLOSE_REFUSED,
     CLOSE_TOO_MANY,
     CLOSE_TOO_SLOW,
     CLOSE_UNSUPPORTED,
-    LiveTable,
     ProtocolError,
     Viewer,
 )
+from riichi.server.registry import Elsewhere
+from riichi.server.relay import CLOSE_RELAY, RemoteTable
+from riichi.server.table import LiveTable
 from riichi.server.web import client_address, same_origin, web_of
 
 RELAY_ANSWER = 10.0  # seconds the owner of a relayed table has to answer a join

@@ -29,41 +29,43 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
 
-from riichi.bots import BOT_LABEL, Bot, make_bot
-from riichi.errors import RiichiError, excerpt
-from riichi.game import Action, IllegalActionError, Match, Phase, commitment, observe
+from riichi.bots import Bot, make_bot
+from riichi.errors import excerpt
+from riichi.game import Action, IllegalActionError, Match, Phase, observe
 from riichi.game.kyoku import Kyoku
 from riichi.platform import POLICIES, ClockPolicy, ClockState, Pool, clocks, timeout_action
-from riichi.platform.accounts import reserved
 from riichi.platform.spectating import HAND, Delay, shown_actions
 from riichi.platform.tables import (
-    HUMAN,
-    Kind,
-    Row,
     SeatSpec,
     final_of,
-    kind_name,
     kind_rules,
-    opening,
     standings_of,
-    token_hash,
 )
-from riichi.rules import Length, RuleSet, find_ruleset
 from riichi.server.clock import Clock
 from riichi.server.limits import Limits
+from riichi.server.protocol import (
+    CLOSE_REFUSED,
+    MOVED,
+    ProtocolError,
+    Viewer,
+    to_json,
+)
+from riichi.server.seating import (
+    ended_hand,
+    load_match,
+    public_info,
+)
 from riichi.server.spectators import DelayedView
 from riichi.server.storage import (
     ActionRow,
     ClockRow,
     LeaseLost,
-    NewTable,
     Store,
     StoredTable,
     Writer,
@@ -71,168 +73,10 @@ from riichi.server.storage import (
 from riichi.server.thinkers import Thinkers
 from riichi.server.views import seat_state
 
-NAME_LENGTH = 24
 TOUCH_EVERY = 60.0  # seconds: how stale the stored last touch of an untimed table may be
 
-# Close codes: the first two are final (a client must not retry), the others not.
-CLOSE_REFUSED = 4403  # a bad seat link, or a page of another site
-CLOSE_NO_TABLE = 4404
-CLOSE_TOO_SLOW = 4408  # messages piled up unread
-CLOSE_TOO_MANY = 4429  # too many connections from one address, or too many messages
-CLOSE_UNSUPPORTED = 1003  # a binary frame
-CLOSE_MOVED = 4410  # another process owns the table now: reconnect
-MOVED = ("table {table} has moved to another server; reconnect", CLOSE_MOVED)
-IDLE = ("table {table} closed: nobody played at it", CLOSE_NO_TABLE)
 log = logging.getLogger(__name__)
 SPECTATORS_EVERY = 1.0  # seconds: the spectator count is sent no more often
-
-
-class ProtocolError(RiichiError):
-    """A message the table refuses; nothing has changed."""
-
-
-class Busy(ProtocolError):
-    """A limit on how much one address, or everyone, may start (HTTP 429 or 503)."""
-
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-class NotFound(ProtocolError):
-    """No such table, game, player or tournament (HTTP 404)."""
-
-
-def to_json(message: dict[str, Any]) -> str:
-    """A message as the JSON text every viewer of its kind gets (orjson: the publish path
-    serialises one state per seat per event)."""
-    return orjson.dumps(message).decode()
-
-
-def fresh_table(
-    rules: RuleSet,
-    seats: list[SeatSpec],
-    kind: Kind,
-    now: float,
-    seed: str | None = None,
-    bot_seed: str | None = None,
-    rows: Sequence[Row] = (),
-    table_id: str | None = None,
-    **fields: Any,
-) -> NewTable:
-    """A new table's row and what is written with it (``opening``: who sits where,
-    ``rows`` of a desk, a money table's reserves): a fresh id (unless given: a money
-    offer's) and salt, the
-    commitment to its seed (a secret random one unless given) and the bots' own
-    secret stream (unless given)."""
-    seed = seed or secrets.token_hex(16)
-    salt = secrets.token_hex(16)
-    table_id = table_id or secrets.token_hex(8)
-    bet = int(fields.get("bet", 0))
-    return NewTable(
-        id=table_id,
-        rules=rules.to_dict(),
-        seed=seed,
-        salt=salt,
-        commitment=commitment(seed, salt),
-        bot_seed=bot_seed or secrets.token_hex(16),
-        seed_public=fields.pop("seed_public", False),
-        seats=[s.to_dict() for s in seats],
-        created=now,
-        kind=kind_name(kind),
-        plan=opening(kind, table_id, seats, rules, bet, rows),
-        **fields,
-    )
-
-
-def person_name(given: str | None, seat: int) -> str:
-    """A person's shown name: printable, at most 24 characters, never passing for a bot."""
-    name = " ".join((given or "").split())
-    if not name:
-        return f"player {seat + 1}"
-    if len(name) > NAME_LENGTH or not name.isprintable():
-        raise ProtocolError(f"a name is at most {NAME_LENGTH} printable characters")
-    why = reserved(name)
-    if why is not None:
-        raise ProtocolError(f"the name {excerpt(name)} is {why}")
-    return name
-
-
-def seat_specs(
-    kinds: list[str], names: list[str | None] | None = None
-) -> tuple[list[SeatSpec], list[str | None]]:
-    """Seats from kinds (``"human"`` or a bot name), and each person's fresh secret token."""
-    specs: list[SeatSpec] = []
-    tokens: list[str | None] = []
-    for seat, kind in enumerate(kinds):
-        if kind == HUMAN:
-            given = names[seat] if names and seat < len(names) else None
-            token = secrets.token_urlsafe(16)
-            specs.append(SeatSpec(HUMAN, person_name(given, seat), token_hash(token)))
-            tokens.append(token)
-        else:
-            make_bot(kind)  # raises ValueError for an unknown bot
-            specs.append(SeatSpec(kind, f"{kind} {seat + 1} {BOT_LABEL}"))
-            tokens.append(None)
-    return specs, tokens
-
-
-class Viewer:
-    """One connection: its seat (None for a spectator) and its bounded outbox of JSON texts."""
-
-    def __init__(self, seat: int | None, limits: Limits) -> None:
-        self.seat = seat
-        self.account: int | None = None  # signed in as
-        self.claims = False  # signed in, by a link to a seat no account holds: takes it
-        self.outbox: asyncio.Queue[str] = asyncio.Queue()
-        self.limits = limits
-        self.queued_bytes = 0
-        self.kicked: asyncio.Event = asyncio.Event()
-        self.reason = ""
-        self.code = CLOSE_TOO_SLOW
-        self.on_kick: Callable[[], None] | None = None  # the connection closes itself
-
-    def put(self, text: str) -> None:
-        """Queue a message; a viewer that lets too much pile up is disconnected instead."""
-        if self.kicked.is_set():
-            return
-        if (
-            self.outbox.qsize() >= self.limits.outbox_messages
-            or self.queued_bytes + len(text) > self.limits.outbox_bytes
-        ):
-            log.info(
-                "a viewer (seat %s) too slow: %d messages, %d bytes unread; disconnected",
-                self.seat,
-                self.outbox.qsize(),
-                self.queued_bytes,
-            )
-            self.kick("too slow: messages piled up unread; reconnect to resync")
-            return
-        self.queued_bytes += len(text)
-        self.outbox.put_nowait(text)
-
-    def put_json(self, message: dict[str, Any]) -> None:
-        self.put(to_json(message))
-
-    def waiting(self) -> bool:
-        """Whether a message is queued (``next`` would not wait)."""
-        return not self.outbox.empty()
-
-    async def next(self) -> str:
-        text = await self.outbox.get()
-        self.queued_bytes -= len(text)
-        return text
-
-    def kick(self, reason: str, code: int = CLOSE_TOO_SLOW) -> None:
-        """Disconnect this viewer with ``code``; what was queued for it is dropped."""
-        self.reason, self.code = reason, code
-        while not self.outbox.empty():
-            self.outbox.get_nowait()
-        self.queued_bytes = 0
-        if not self.kicked.is_set():
-            self.kicked.set()
-            if self.on_kick is not None:
-                self.on_kick()
 
 
 @dataclass(slots=True)
@@ -933,85 +777,3 @@ def start_clocks(
         deciding=[(s, call) for s in match.legal_actions() if s not in bots],
         now=now,
     )
-
-
-def public_info(stored: StoredTable, seats: list[SeatSpec], rules: RuleSet) -> dict[str, Any]:
-    """The facts about a table that never change and hide nothing: no seed, no token."""
-    return {
-        "id": stored.id,
-        "kind": stored.kind,
-        "pool": stored.pool,
-        "rules": rules.name,
-        "length": rules.length.value,
-        "ruleset": rules.to_dict(),
-        "seats": [s.public() for s in seats],
-        "created": stored.created,
-        "commitment": stored.commitment,
-        "seed_chosen": stored.seed_public,
-        "bet": stored.bet,
-    }
-
-
-def load_match(stored: StoredTable, store: Store) -> tuple[Match, list[SeatSpec]]:
-    """A stored table's match, rebuilt from (rules, seed, seats) and its action log."""
-    seats = [SeatSpec(**s) for s in stored.seats]
-    match = Match(RuleSet.from_dict(stored.rules), stored.seed, [s.name for s in seats])
-    for seat, action in store.load_actions(stored.id):
-        match.apply(seat, Action.from_dict(action))
-    return match, seats
-
-
-def ended_hand(match: Match) -> Kyoku | None:
-    """The last hand of ``match`` to have ended, as it stood at its end, rebuilt from the
-    match's own actions (a live table keeps it; a reloaded one does not)."""
-    if not match.hand_ends:
-        return None
-    replay = Match(match.rules, match.seed, match.players)
-    stop = match.hand_ends[-1] - 1
-    for seat, action in match.actions[:stop]:
-        replay.apply(seat, action)
-    kyoku = replay.kyoku
-    replay.apply(*match.actions[stop])
-    return kyoku
-
-
-async def accounts_named(store: Store, names: list[str]) -> dict[str, int]:
-    """The accounts a request names (an invitation), by name; a name no account has
-    is refused."""
-    found = await asyncio.to_thread(store.accounts.named, names)
-    missing = [n for n in names if n not in found]
-    if missing:
-        raise ProtocolError(f"no account is called {excerpt(missing[0])}")
-    return found
-
-
-def clock_of(body: dict[str, Any], default: str) -> Pool:
-    """The clock a request names (``default`` when it names none)."""
-    name = body.get("clock", default)
-    if not isinstance(name, str) or name not in {p.value for p in Pool}:
-        raise ProtocolError(f"clock is untimed, standard or relaxed, got {excerpt(name)}")
-    return Pool(name)
-
-
-def rules_of(body: dict[str, Any]) -> RuleSet:
-    """The preset, length and switches a lobby request names."""
-    try:
-        name = body.get("rules", "online")
-        if not isinstance(name, str):
-            raise ValueError(f"rules is a preset name, got {excerpt(name)}")
-        rules = find_ruleset(name)
-        length = body.get("length")
-        if length:
-            if not isinstance(length, str) or length not in {x.value for x in Length}:
-                raise ValueError(
-                    f"length {excerpt(length)} is not one of {', '.join(x.value for x in Length)}"
-                )
-            rules = rules.replace(length=Length(length))
-        switches = body.get("switches") or {}
-        if not isinstance(switches, dict):
-            raise ValueError(f"switches is an object, got {excerpt(switches)}")
-        if switches:
-            rules = RuleSet.from_dict({**rules.to_dict(), **switches})
-    except ValueError as exc:
-        raise ProtocolError(str(exc)) from None
-    return rules

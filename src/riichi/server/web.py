@@ -27,8 +27,8 @@ from riichi.platform import AccountError
 from riichi.server.auth import COOKIE, DEVICE_COOKIE, SESSION_SECONDS, AuthError, Session
 from riichi.server.hub import Server
 from riichi.server.limits import LimitError, Limits, parse_json
+from riichi.server.protocol import Busy, NotFound, ProtocolError
 from riichi.server.storage import Account
-from riichi.server.table import Busy, NotFound, ProtocolError
 
 STATIC = Path(__file__).parent / "static"
 

@@ -10,8 +10,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from riichi.server.channel.notices import ONLINE_SECONDS
 from riichi.server.limits import Pace
+from riichi.server.protocol import CLOSE_REFUSED, CLOSE_TOO_MANY
 from riichi.server.sockets import Refuse, counted_socket
-from riichi.server.table import CLOSE_REFUSED, CLOSE_TOO_MANY
 from riichi.server.web import web_of
 
 

@@ -37,7 +37,9 @@ from riichi.platform.daily import (
     unranked_reason,
 )
 from riichi.platform.tables import HUMAN, Row, SeatSpec, TableKind, fixed_rules, roster_seat
+from riichi.server.protocol import ProtocolError
 from riichi.server.registry import Registry
+from riichi.server.seating import fresh_table
 from riichi.server.storage import (
     Account,
     StorageError,
@@ -47,7 +49,6 @@ from riichi.server.storage import (
     game_stats,
     tables,
 )
-from riichi.server.table import ProtocolError, fresh_table
 
 SECRET_KEY = "daily_secret"
 

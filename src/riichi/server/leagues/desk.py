@@ -46,7 +46,9 @@ from riichi.platform.leagues import (
 from riichi.platform.tables import Row, TableKind, desk_seats
 from riichi.rules import RuleSet
 from riichi.server.clock import sleep_or_woken
+from riichi.server.protocol import NotFound, ProtocolError
 from riichi.server.registry import GameFinished, Registry
+from riichi.server.seating import accounts_named, clock_of, fresh_table, rules_of
 from riichi.server.storage import (
     Account,
     league_games,
@@ -55,14 +57,6 @@ from riichi.server.storage import (
     league_waiting,
     leagues,
     tables,
-)
-from riichi.server.table import (
-    NotFound,
-    ProtocolError,
-    accounts_named,
-    clock_of,
-    fresh_table,
-    rules_of,
 )
 
 log = logging.getLogger(__name__)

@@ -7,7 +7,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from riichi.errors import excerpt
-from riichi.server.table import NotFound
+from riichi.server.protocol import NotFound
 from riichi.server.web import page, web_of
 
 

@@ -38,7 +38,9 @@ from riichi.platform.chips import Transfer, account_ledger, escrow, left_event, 
 from riichi.platform.offers import OfferError, Sitter, check_offer, seat_for
 from riichi.platform.tables import HUMAN, SeatSpec, TableKind, drawn_seats
 from riichi.rules import RuleSet, changed_switches
+from riichi.server.protocol import NotFound, ProtocolError
 from riichi.server.registry import Registry
+from riichi.server.seating import accounts_named, clock_of, fresh_table, rules_of
 from riichi.server.storage import (
     Account,
     ChipsShort,
@@ -48,14 +50,6 @@ from riichi.server.storage import (
     players,
     post,
     tables,
-)
-from riichi.server.table import (
-    NotFound,
-    ProtocolError,
-    accounts_named,
-    clock_of,
-    fresh_table,
-    rules_of,
 )
 
 log = logging.getLogger(__name__)

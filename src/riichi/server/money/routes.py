@@ -12,7 +12,7 @@ from riichi.errors import excerpt
 from riichi.platform.chips import account_ledger
 from riichi.server.auth import Session
 from riichi.server.hub import paged
-from riichi.server.table import NotFound
+from riichi.server.protocol import NotFound
 from riichi.server.web import HttpError, page, web_of
 
 

@@ -7,7 +7,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from riichi.rules import PRESETS
-from riichi.server.table import Busy, ProtocolError
+from riichi.server.protocol import Busy, ProtocolError
 from riichi.server.web import client_address, error, page, web_of
 
 

@@ -6,7 +6,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from riichi.server.table import NotFound
+from riichi.server.protocol import NotFound
 from riichi.server.web import page, web_of
 
 

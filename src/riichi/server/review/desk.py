@@ -45,8 +45,8 @@ from riichi.errors import RiichiError, excerpt
 from riichi.formats import LogFormatError, UnsupportedLogError
 from riichi.formats.replay import load_match
 from riichi.game import Match
+from riichi.server.protocol import Busy, NotFound, ProtocolError
 from riichi.server.storage import game_stats, reviews
-from riichi.server.table import Busy, NotFound, ProtocolError
 from riichi.server.views import replay_frames
 
 MAX_LOG = 1 << 20  # bytes: a Tenhou hanchan's XML is 30-60 kB, its mjai 100-200 kB

@@ -7,8 +7,8 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from riichi.errors import excerpt
+from riichi.server.protocol import NotFound
 from riichi.server.review.desk import MAX_LOG, REVIEWERS
-from riichi.server.table import NotFound
 from riichi.server.web import HttpError, client_address, page, seat_param, web_of
 
 

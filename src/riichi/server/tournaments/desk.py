@@ -65,7 +65,9 @@ from riichi.platform.tournaments import (
 )
 from riichi.rules import RuleSet
 from riichi.server.clock import sleep_or_woken
+from riichi.server.protocol import Busy, NotFound, ProtocolError
 from riichi.server.registry import GameFinished, Registry
+from riichi.server.seating import clock_of, fresh_table, rules_of
 from riichi.server.storage import (
     Account,
     StorageError,
@@ -76,7 +78,6 @@ from riichi.server.storage import (
     tournament_tables,
     tournaments,
 )
-from riichi.server.table import Busy, NotFound, ProtocolError, clock_of, fresh_table, rules_of
 
 log = logging.getLogger(__name__)
 MAX_BET = 1_000_000

@@ -8,7 +8,7 @@ from starlette.routing import BaseRoute, Route
 
 from riichi.errors import excerpt
 from riichi.server.hub import paged
-from riichi.server.table import NotFound
+from riichi.server.protocol import NotFound
 from riichi.server.web import page, web_of
 
 
