@@ -55,7 +55,7 @@ from riichi.server.protocol import Busy, NotFound, ProtocolError
 from riichi.server.ratings.records import RecordStore
 from riichi.server.registry import Elsewhere, Registry
 from riichi.server.relay import Relay
-from riichi.server.review.desk import ReviewDesk, joined, reviewable
+from riichi.server.review.desk import ReviewDesk
 from riichi.server.seating import (
     accounts_named,
     clock_of,
@@ -504,45 +504,6 @@ class Server:
             self.store.count_tables(status, watchable, shown),
         )
 
-    # ----------------------------------------------------------- players
-
-    async def leaderboard(self, limit: int, offset: int) -> dict[str, Any]:
-        rows, total = await asyncio.to_thread(self.records.leaderboard, limit, offset)
-        return paged([r.to_dict() for r in rows], total, limit, offset)
-
-    async def player(self, key: str, limit: int, offset: int) -> dict[str, Any]:
-        """A player's page: rating and its history, figures (rated and all), games."""
-        name = await asyncio.to_thread(self._player_name, key)
-        if name is None:
-            raise NotFound("no such player")
-        rating, history, totals, (games, total), reviewed = await asyncio.gather(
-            asyncio.to_thread(self.records.rating, key),
-            asyncio.to_thread(self.records.history, key),
-            # today's Daily Wall attempts are shown when their day is over, not before
-            asyncio.to_thread(self.records.totals, key, self.clock.now()),
-            asyncio.to_thread(self.records.games, key, limit, offset, self.clock.now()),
-            asyncio.to_thread(self.reviews.of_player, key),
-        )
-        return {
-            "player": key,
-            "name": name,
-            "computer": key.startswith("computer:"),
-            "rating": rating,
-            "history": history,
-            "stats": {k: v.summary() for k, v in totals.items()},
-            "games": paged(games, total, limit, offset),
-            "reviews": reviewed,
-        }
-
-    def _player_name(self, key: str) -> str | None:
-        kind, _, rest = key.partition(":")
-        if kind == "account" and rest.isdigit() and len(rest) <= 18:  # a database integer
-            return self.store.accounts.names([int(rest)]).get(int(rest))
-        if kind == "computer":
-            found = self.records.rating(key)
-            return None if found is None else str(found["name"])
-        return None
-
     # ----------------------------------------------------------- finished games
 
     async def _finished(self, game_id: str) -> Finished:
@@ -553,18 +514,6 @@ class Server:
         match, seats = await asyncio.to_thread(load_match, stored, self.store)
         timeouts = await asyncio.to_thread(self.store.timed_out, game_id)
         return Finished(stored, match, seats, timeouts)
-
-    async def review(self, game_id: str, seat: int, who: str, by: str = "expert") -> bytes:
-        """The review of a person's seat in a finished game that may be shown, by the
-        reviewer ``by``, stored or computed now (`ReviewDesk`), as JSON: ``game``,
-        ``players``, ``review``."""
-        game = await self.finished(game_id)
-        if not self.daily.may_see(game.stored):
-            raise NotFound("this game is shown when its day is over")
-        players = [s.public() for s in game.seats]
-        reviewable(players, seat)
-        review = await self.reviews.of_game(game_id, seat, who, game.match.record, by)
-        return joined(game=game_id, players=players, review=review)
 
     async def game_file(self, game_id: str, fmt: str) -> bytes:
         """A finished game's download, once it may be shown (a Daily Wall game: after

@@ -7,13 +7,14 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from riichi.server.protocol import NotFound
+from riichi.server.ratings import pages
 from riichi.server.web import page, web_of
 
 
 async def leaderboard(request: Request) -> Response:
     web = web_of(request)
     limit, offset = web.paging(request)
-    return JSONResponse(await web.server.leaderboard(limit, offset))
+    return JSONResponse(await pages.leaderboard(web.server, limit, offset))
 
 
 async def player(request: Request) -> Response:
@@ -22,7 +23,7 @@ async def player(request: Request) -> Response:
     key = request.path_params["key"]
     if len(key) > 64:
         raise NotFound("no such player")
-    return JSONResponse(await web.server.player(key, limit, offset))
+    return JSONResponse(await pages.player(web.server, key, limit, offset))
 
 
 ROUTES: list[BaseRoute] = [

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from riichi.errors import excerpt
 from riichi.server.protocol import NotFound
-from riichi.server.review.desk import MAX_LOG, REVIEWERS
+from riichi.server.review.desk import MAX_LOG, REVIEWERS, joined, reviewable
 from riichi.server.web import HttpError, client_address, page, seat_param, web_of
+
+if TYPE_CHECKING:
+    from riichi.server.hub import Server
 
 
 async def reviewer_key(request: Request) -> str:
@@ -29,8 +34,21 @@ async def game_review(request: Request) -> Response:
     if by not in REVIEWERS:
         raise NotFound(f"no reviewer {excerpt(by)}: {', '.join(REVIEWERS)}")
     who = await reviewer_key(request)
-    found = await web_of(request).server.review(request.path_params["id"], seat, who, by)
+    found = await seat_review(web_of(request).server, request.path_params["id"], seat, who, by)
     return Response(found, media_type="application/json")
+
+
+async def seat_review(hub: Server, game_id: str, seat: int, who: str, by: str) -> bytes:
+    """The review of a person's seat in a finished game that may be shown, by the
+    reviewer ``by``, stored or computed now (`ReviewDesk`), as JSON: ``game``,
+    ``players``, ``review``."""
+    game = await hub.finished(game_id)
+    if not hub.daily.may_see(game.stored):
+        raise NotFound("this game is shown when its day is over")
+    players = [s.public() for s in game.seats]
+    reviewable(players, seat)
+    review = await hub.reviews.of_game(game_id, seat, who, game.match.record, by)
+    return joined(game=game_id, players=players, review=review)
 
 
 async def upload_review(request: Request) -> Response:
