@@ -18,7 +18,7 @@ import os
 import shutil
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import click
@@ -241,6 +241,16 @@ def arena_against_expert(weights: Path, walls: int, seed: int, jobs: int) -> dic
     }
 
 
+def _logged(folder: Path, entry: Mapping[str, object], ship: Path | None) -> None:
+    """Append a round's entry to ``rounds.jsonl`` and print it; ``ship``: the weights
+    to copy into the package."""
+    with (folder / "rounds.jsonl").open("a") as log:
+        log.write(json.dumps(entry) + "\n")
+    if ship is not None:
+        shutil.copy(ship, WEIGHTS)
+    click.echo(json.dumps(entry))
+
+
 @learn_command.command("round")
 @click.argument("number", type=click.IntRange(0))
 @click.option(
@@ -355,11 +365,7 @@ def round_command(
         "epochs": steps,
         **arena,
     }
-    with (folder / "rounds.jsonl").open("a") as log:
-        log.write(json.dumps(entry) + "\n")
-    if ship:
-        shutil.copy(weights, WEIGHTS)
-    click.echo(json.dumps(entry))
+    _logged(folder, entry, weights if ship else None)
 
 
 @learn_command.command("human")
@@ -474,8 +480,4 @@ def human_command(
         **agreed.to_dict(),
         **arena,
     }
-    with (folder / "rounds.jsonl").open("a") as log:
-        log.write(json.dumps(entry) + "\n")
-    if ship:
-        shutil.copy(weights, WEIGHTS)
-    click.echo(json.dumps(entry))
+    _logged(folder, entry, weights if ship else None)
