@@ -453,7 +453,7 @@ def test_each_view_is_built_once_per_seat_however_many_watch(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
     import riichi.server.spectators as spectators_module
-    import riichi.server.table as table_module
+    import riichi.server.audience as table_module
 
     built: list[int | None] = []
     original = table_module.seat_state

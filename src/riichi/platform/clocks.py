@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from riichi.game import Action, ActionType
+from riichi.game import Action, ActionType, Match, Phase
 
 
 class Pool(Enum):
@@ -174,3 +174,22 @@ def timeout_action(legal: Sequence[Action], drawn: int | None) -> Action:
     if discards:
         return max(discards, key=lambda a: a.tile if a.tile is not None else -1)
     return legal[-1]
+
+
+def start_clocks(
+    policy: ClockPolicy, state: ClockState, match: Match, bots: set[int], now: float
+) -> None:
+    """Start the clock of each person now deciding in ``match`` (bots answer within
+    theirs); none once the match is over."""
+    if match.over:
+        state.decisions = {}
+        return
+    call = match.kyoku.phase is Phase.RESPONSE
+    begin(
+        policy,
+        state,
+        hand=match.hand_index,
+        version=len(match.events),
+        deciding=[(s, call) for s in match.legal_actions() if s not in bots],
+        now=now,
+    )

@@ -14,7 +14,8 @@ from typing import Any
 
 import orjson
 
-from riichi.errors import RiichiError
+from riichi.errors import RiichiError, excerpt
+from riichi.game import Action, IllegalActionError
 from riichi.server.limits import Limits
 
 log = logging.getLogger(__name__)
@@ -108,3 +109,29 @@ class Viewer:
             self.kicked.set()
             if self.on_kick is not None:
                 self.on_kick()
+
+
+def action_of(
+    table: str, viewer: Viewer, message: dict[str, Any], version: int
+) -> tuple[int, Action]:
+    """The seat and action a viewer's ``action`` message plays at ``table``, now at
+    ``version``: refused from a spectator, for another seat, or naming any other version
+    (a stale or replayed message never answers a decision nobody saw)."""
+    if viewer.seat is None:
+        raise ProtocolError(f"table {table}: spectators cannot act")
+    if "seat" in message and message["seat"] != viewer.seat:
+        raise ProtocolError(
+            f"table {table}: you sit in seat {viewer.seat}, not seat {excerpt(message['seat'])}"
+        )
+    asked = message.get("version")
+    if type(asked) is not int:
+        raise ProtocolError(f"table {table}: an action names the version of the state it answers")
+    if asked != version:
+        raise ProtocolError(
+            f"table {table}: stale action for version {asked}; the table is at version {version}"
+        )
+    try:
+        action = Action.from_dict(message.get("action"))
+    except IllegalActionError as exc:
+        raise ProtocolError(str(exc)) from None
+    return viewer.seat, action

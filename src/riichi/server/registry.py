@@ -35,6 +35,7 @@ from typing import Any
 from riichi.errors import RiichiError
 from riichi.game import Match
 from riichi.platform import POLICIES, ClockState, Pool
+from riichi.platform.clocks import start_clocks
 from riichi.platform.leases import (
     LEASE_SECONDS,
     RENEW_EVERY,
@@ -51,7 +52,7 @@ from riichi.server.planner import Planner
 from riichi.server.protocol import IDLE, MOVED
 from riichi.server.seating import load_match
 from riichi.server.storage import NewTable, Store, StoredTable, Writer
-from riichi.server.table import LiveTable, start_clocks
+from riichi.server.table import LiveTable
 from riichi.server.thinkers import Thinkers
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,8 @@ The contract:
   names the version of the state it answers; any other version is stale and
   refused, so a retry or a duplicate never answers a decision nobody saw.
 - Each viewer gets only what its seat may see, built once per seat per event
-  and shared by every viewer of that seat. An outbox is bounded: a viewer too
+  and shared by every viewer of that seat (``audience``: who watches, what each
+  is sent, the clocks as each seat may see them). An outbox is bounded: a viewer too
   slow to read is disconnected and resyncs on its next connection.
 - Secrets stay here. The seed and the bots' seed never leave this object
   while the match is in play; viewers get the commitment to the seed.
@@ -30,53 +31,28 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
-
-import orjson
 
 from riichi.bots import Bot, make_bot
 from riichi.errors import excerpt
-from riichi.game import Action, IllegalActionError, Match, Phase, observe
+from riichi.game import Action, Match, observe
 from riichi.game.kyoku import Kyoku
-from riichi.platform import POLICIES, ClockPolicy, ClockState, Pool, clocks, timeout_action
-from riichi.platform.spectating import HAND, Delay, shown_actions
-from riichi.platform.tables import (
-    SeatSpec,
-    final_of,
-    kind_rules,
-    standings_of,
-)
+from riichi.platform import POLICIES, ClockState, Pool, clocks, timeout_action
+from riichi.platform.clocks import start_clocks
+from riichi.platform.spectating import HAND, Delay
+from riichi.platform.tables import SeatSpec, final_of, kind_rules
+from riichi.server.audience import Audience
 from riichi.server.clock import Clock
 from riichi.server.limits import Limits
-from riichi.server.protocol import (
-    CLOSE_REFUSED,
-    MOVED,
-    ProtocolError,
-    Viewer,
-    to_json,
-)
-from riichi.server.seating import (
-    ended_hand,
-    load_match,
-    public_info,
-)
-from riichi.server.spectators import DelayedView
-from riichi.server.storage import (
-    ActionRow,
-    ClockRow,
-    LeaseLost,
-    Store,
-    StoredTable,
-    Writer,
-)
+from riichi.server.protocol import CLOSE_REFUSED, MOVED, ProtocolError, Viewer, action_of
+from riichi.server.seating import ended_hand, load_match
+from riichi.server.storage import ActionRow, ClockRow, LeaseLost, Store, StoredTable, Writer
 from riichi.server.thinkers import Thinkers
-from riichi.server.views import seat_state
 
 TOUCH_EVERY = 60.0  # seconds: how stale the stored last touch of an untimed table may be
 
 log = logging.getLogger(__name__)
-SPECTATORS_EVERY = 1.0  # seconds: the spectator count is sent no more often
 
 
 @dataclass(slots=True)
@@ -123,10 +99,6 @@ class LiveTable:
         self.lost = False
         self.viewers: set[Viewer] = set()
         self.delay = delay
-        self.view: DelayedView | None = None  # while anyone spectates
-        self.spectators = 0
-        self._count_sent = -SPECTATORS_EVERY  # when the count was last sent (loop time)
-        self._count_later: asyncio.TimerHandle | None = None
         self.bots: dict[int, Bot] = {
             s: make_bot(spec.kind, f"{stored.bot_seed}/{s}")
             for s, spec in enumerate(seats)
@@ -143,7 +115,6 @@ class LiveTable:
             )
         self._queue: asyncio.Queue[_Command] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        self._snapshots: dict[tuple[int | None, str], tuple[int, str]] = {}
         self._ended: Kyoku | None = None  # the hand whose result is showing, once known
         self.closed = False  # unloaded: the task ends once nobody is left
         # a person's last move or visit (an untimed table left alone too long closes);
@@ -152,12 +123,9 @@ class LiveTable:
         self.opened_by: str | None = None  # the guest address that opened it, if any
         # tells a person something (the site's live channel): a clock running while away
         self.notify: Callable[[int, dict[str, Any]], None] | None = None
-        self._told: set[int] = set()  # seats told their clock runs, until they come back
-        self._came: set[int] = set()  # seats a person has connected to in this process
         # a guest's table: nobody at it signed in (it counts against the guests' budget)
         self.guest = kind_rules(stored.kind).guests and all(spec.account is None for spec in seats)
-        self._public = public_info(stored, seats, match.rules)
-        self._published = self._info()
+        self.audience = Audience(self)
 
     # ----------------------------------------------------------- the task
 
@@ -166,8 +134,7 @@ class LiveTable:
             self._task = asyncio.create_task(self._run(), name=f"table {self.id}")
 
     async def stop(self) -> None:
-        if self._count_later is not None:
-            self._count_later.cancel()
+        self.audience.close()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -188,43 +155,6 @@ class LiveTable:
     def send(self, viewer: Viewer, message: Any) -> None:
         """Queue a client's message; the table task answers in the viewer's outbox."""
         self._queue.put_nowait(_Command(viewer, "message", message))
-
-    def seat_of(self, token: str | None, account: int | None = None) -> int | None:
-        """The seat a connection takes: the one whose link holds ``token``, else the one
-        the signed-in ``account`` sits in; None (a spectator) without either. A seat
-        that belongs to an account is refused to any other account."""
-        if token:
-            for seat, spec in enumerate(self.seats):
-                if spec.holds(token):
-                    if account is not None and spec.account not in (None, account):
-                        raise ProtocolError(f"table {self.id}: that seat belongs to another player")
-                    return seat
-            raise ProtocolError(f"table {self.id}: that seat link is not valid")
-        if account is not None:
-            for seat, spec in enumerate(self.seats):
-                if spec.account == account:
-                    return seat
-        return None
-
-    def admit(self, token: str | None, account: int | None) -> Viewer:
-        """A viewer for a connection: in the seat its link or account holds, or as a
-        spectator where spectators may watch. Raises ``ProtocolError`` with the
-        refusal."""
-        seat = self.seat_of(token, account)
-        if seat is None and not self.watchable:
-            raise ProtocolError(f"table {self.id} is not open to spectators")
-        viewer = Viewer(seat, self.limits)
-        viewer.account = account
-        if token and account is not None and seat is not None:
-            spec = self.seats[seat]
-            viewer.claims = (
-                spec.account is None
-                and not spec.is_bot
-                and not self.stored.bet  # a stake is reserved from an account at the start
-                and not kind_rules(self.stored.kind).rated
-                and all(s.account != account for s in self.seats)
-            )
-        return viewer
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -294,7 +224,7 @@ class LiveTable:
         if clocks.resume_if_due(self.timer, now, self.people):
             self._start_clocks(now)
             await self._store(ClockRow(self.id, self.timer.to_dict(), epoch=self.epoch))
-            self._publish_clock()
+            self.audience.publish_clock()
             return True
         expired = self.timer.expired(now)
         if not expired or self.match.over:
@@ -308,42 +238,16 @@ class LiveTable:
         await self._guarded(None, self._commit(seat, timeout_action(legal, drawn), timeout=True))
         return True
 
+    def admit(self, token: str | None, account: int | None) -> Viewer:
+        """A viewer for a connection (`Audience.admit`)."""
+        return self.audience.admit(token, account)
+
+    def clock_view(self, seat: int | None) -> dict[str, Any] | None:
+        return self.audience.clock_view(seat)
+
     def _start_clocks(self, now: float) -> None:
         assert self.timer is not None and self.policy is not None
         start_clocks(self.policy, self.timer, self.match, set(self.bots), now)
-
-    def clock_view(self, seat: int | None) -> dict[str, Any] | None:
-        """The clocks as ``seat`` may see them: server time, reserves, the deadlines of
-        the seat to play and its own. Another seat's clock on a call would tell that it
-        can call; spectators, a hand behind, see no clock at all."""
-        if self.timer is None or self.policy is None or seat is None:
-            return None
-        return {
-            "pool": self.policy.pool.value,
-            "per_turn": self.policy.per_turn,
-            "per_call": self.policy.per_call,
-            "now": self.clock.now(),
-            "reserves": self.timer.reserves,
-            "decisions": {
-                str(s): {"until": d.until, "base": d.base, "call": d.call}
-                for s, d in self.timer.decisions.items()
-                if s == seat or not d.call
-            },
-            "pause_until": self.timer.pause_until,
-        }
-
-    def _publish_clock(self) -> None:
-        texts: dict[int, str] = {}
-        for viewer in list(self.viewers):
-            if viewer.seat is None:
-                continue
-            text = texts.get(viewer.seat)
-            if text is None:
-                clock = self.clock_view(viewer.seat)
-                text = texts[viewer.seat] = to_json(
-                    {"type": "clock", "version": self.version, "clock": clock}
-                )
-            viewer.put(text)
 
     async def _guarded(self, viewer: Viewer | None, work: Any) -> bool:
         try:
@@ -364,22 +268,6 @@ class LiveTable:
 
     # ----------------------------------------------------------- commands
 
-    async def _claim(self, seat: int, account: int) -> None:
-        """The signed-in person who came by the seat's link takes the seat for their
-        account; if storage fails, they play it as a guest all the same."""
-        try:
-            name = await asyncio.to_thread(self.store.claim_seat, self.id, seat, account)
-            if name is None:
-                return
-        except Exception:
-            log.exception(
-                "table %s: seat %d could not be given to account %d", self.id, seat, account
-            )
-            return
-        self.seats[seat] = replace(self.seats[seat], account=account, name=name)
-        self._public = public_info(self.stored, self.seats, self.match.rules)
-        self._published = self._info()
-
     async def _handle(self, command: _Command) -> None:
         viewer = command.viewer
         if command.kind == "join":
@@ -387,23 +275,23 @@ class LiveTable:
                 viewer.kick(f"table {self.id} is not open to spectators", CLOSE_REFUSED)
                 return
             if viewer.seat is None:
-                self._count_spectators(+1)
+                self.audience.count(+1)
             else:
                 self.touched = self.clock.now()
-                self._told.discard(viewer.seat)
-                self._came.add(viewer.seat)
+                self.audience.told.discard(viewer.seat)
+                self.audience.came.add(viewer.seat)
             if viewer.claims and viewer.seat is not None and viewer.account is not None:
-                await self._claim(viewer.seat, viewer.account)
+                await self.audience.claim(viewer.seat, viewer.account)
             self.viewers.add(viewer)
             viewer.put(self.snapshot(viewer.seat, "hello"))
             return
         if command.kind == "leave":
             if viewer in self.viewers and viewer.seat is None:
-                self._count_spectators(-1)
+                self.audience.count(-1)
             self.viewers.discard(viewer)
             if not self.viewers and self.match.over and self.on_idle is not None:
                 self.on_idle(self)
-            self._tell_the_absent()  # a person who leaves while the clock runs: at once
+            self.audience.tell_the_absent()  # a person who leaves while the clock runs: at once
             return
         message = command.message
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
@@ -412,7 +300,7 @@ class LiveTable:
         if kind == "sync":
             viewer.put(self.snapshot(viewer.seat, "state"))
         elif kind == "action":
-            seat, action = self._human_action(viewer, message)
+            seat, action = action_of(self.id, viewer, message, self.version)
             if self.timer is not None and self.timer.pause_until is not None:
                 raise ProtocolError(
                     f"table {self.id}: the hand's result is showing; send ready to go on"
@@ -426,30 +314,6 @@ class LiveTable:
                 self.timer.ready.add(viewer.seat)
         else:
             raise ProtocolError(f"unknown message type {excerpt(kind)}; known: action, sync, ready")
-
-    def _human_action(self, viewer: Viewer, message: dict[str, Any]) -> tuple[int, Action]:
-        if viewer.seat is None:
-            raise ProtocolError(f"table {self.id}: spectators cannot act")
-        if "seat" in message and message["seat"] != viewer.seat:
-            raise ProtocolError(
-                f"table {self.id}: you sit in seat {viewer.seat}, "
-                f"not seat {excerpt(message['seat'])}"
-            )
-        version = message.get("version")
-        if type(version) is not int:
-            raise ProtocolError(
-                f"table {self.id}: an action names the version of the state it answers"
-            )
-        if version != self.version:
-            raise ProtocolError(
-                f"table {self.id}: stale action for version {version}; the table is at "
-                f"version {self.version}"
-            )
-        try:
-            action = Action.from_dict(message.get("action"))
-        except IllegalActionError as exc:
-            raise ProtocolError(str(exc)) from None
-        return viewer.seat, action
 
     @property
     def untimed(self) -> bool:
@@ -531,27 +395,7 @@ class LiveTable:
         if ended:
             self._ended = kyoku
         self._publish(before, kyoku if ended else None, seat if timeout else None)
-        self._tell_the_absent()
-
-    def _tell_the_absent(self) -> None:
-        """A person whose clock runs at this table while nothing of theirs is connected
-        to their seat is told, once until they come back."""
-        if self.notify is None or self.timer is None or self.match.over:
-            return
-        present = {v.seat for v in self.viewers if v.seat is not None}
-        for seat in self.match.legal_actions():
-            account = self.seats[seat].account
-            if account is None or seat in present or seat in self._told:
-                continue
-            self._told.add(seat)
-            # a seat nobody has come to yet (a table that started without its person)
-            # was never left
-            text = (
-                "your clock is running at a table you left"
-                if seat in self._came
-                else "your table has started and your clock is running: join it"
-            )
-            self.notify(account, {"kind": "clock", "text": text, "link": f"/table/{self.id}"})
+        self.audience.tell_the_absent()
 
     async def _store(self, row: ActionRow | ClockRow) -> None:
         """Write through the group commit; a refused lease ends this copy of the table
@@ -598,7 +442,11 @@ class LiveTable:
 
     def info(self) -> dict[str, Any]:
         """What anyone may know about the table, as of the last published version."""
-        return {**self._published, "spectators": self.spectators}
+        return self.audience.info()
+
+    @property
+    def spectators(self) -> int:
+        return self.audience.spectators
 
     @property
     def watchable(self) -> bool:
@@ -613,77 +461,19 @@ class LiveTable:
         """The game is over and may be shown: its seed, its record, its replay."""
         return self.match.over and self.stored.revealed(self.clock.now())
 
-    def _count_spectators(self, change: int) -> None:
-        self.spectators += change
-        if self.spectators == 0:
-            self.view = None  # nobody watches: stop following
-        elif self.view is None:
-            self.view = DelayedView(self.match, self.delay)
-        # At most one count a SPECTATORS_EVERY, the latest: a crowd arriving at once
-        # would otherwise send each of its members a message per arrival (n^2) and
-        # fill their outboxes before they read the first.
-        if self._count_later is not None:
-            return
-        loop = asyncio.get_running_loop()
-        wait = self._count_sent + SPECTATORS_EVERY - loop.time()
-        if wait <= 0:
-            self._send_count()
-        else:
-            self._count_later = loop.call_later(wait, self._send_count)
-
-    def _send_count(self) -> None:
-        self._count_later = None
-        self._count_sent = asyncio.get_running_loop().time()
-        text = to_json({"type": "spectators", "count": self.spectators})
-        for viewer in list(self.viewers):
-            viewer.put(text)
-
-    def _info(self) -> dict[str, Any]:
-        # Public: how far the game has gone only as far as spectators see it (the live
-        # version or live scores would tell the hand in play), and the end only once
-        # it may be shown (a Daily Wall attempt's, when its day is over).
-        match = self.match
-        return {
-            **self._public,
-            "over": match.over,
-            "actions": shown_actions(self.delay, match.hand_ends, len(match.actions), match.over),
-            "standings": standings_of(match) if self.revealed else None,
-            "seed": match.seed if self.stored.seed_public or self.revealed else None,
-        }
-
     def snapshot(self, seat: int | None, kind: str) -> str:
-        """A full resync: the seat's observation and every event it may see (built once
-        per seat and version, however many viewers ask)."""
-        if seat is None:
-            return self._spectator_snapshot(kind)
-        cached = self._snapshots.get((seat, kind))
-        if cached is None or cached[0] != self.version:
-            text = to_json(
-                {
-                    "type": kind,
-                    "table": self.info(),
-                    "seat": seat,
-                    "version": self.version,
-                    "events": [e.to_dict() for e in self.match.events if e.visible_to(seat)],
-                    "state": seat_state(
-                        self.match, seat, [s.public() for s in self.seats], bet=self.stored.bet
-                    ),
-                }
-            )
-            cached = self._snapshots[(seat, kind)] = (self.version, text)
-        # the clocks and the spectators change without a new version: added fresh
-        clock = orjson.dumps(self.clock_view(seat)).decode()
-        text = f'{cached[1][:-1]},"clock":{clock},"spectators":{self.spectators}}}'
-        ended = self._result_showing(seat)
-        if ended is None:
-            return text
-        # back during a result pause it has not confirmed: the result over the final
-        # board first, as a seat that never left saw it
-        players = [s.public() for s in self.seats]
-        board = orjson.dumps(seat_state(self.match, seat, players, ended, self.stored.bet)).decode()
-        return f'{text[:-1]},"ended":{board}}}'
+        """A full resync for ``seat`` (None: a spectator), built once per seat and
+        version (`Audience.snapshot`)."""
+        return self.audience.snapshot(seat, kind)
 
-    def _result_showing(self, seat: int) -> Kyoku | None:
+    def _publish(
+        self, before: int, ended: Kyoku | None = None, timed_out: int | None = None
+    ) -> None:
+        self.audience.publish(before, ended, timed_out)
+        if self.match.over and not self.viewers and self.on_idle is not None:
+            self.on_idle(self)
+
+    def result_showing(self, seat: int) -> Kyoku | None:
         """The hand whose result pauses play, while ``seat`` has not confirmed it."""
         timer = self.timer
         if timer is None or timer.pause_until is None or seat in timer.ready:
@@ -691,89 +481,3 @@ class LiveTable:
         if self._ended is None:  # paused when the table was loaded: replay to that hand
             self._ended = ended_hand(self.match)
         return self._ended
-
-    def _spectator_snapshot(self, kind: str) -> str:
-        view = self.view
-        assert view is not None, "a spectator joined without the delayed view"
-        cached = self._snapshots.get((None, kind))
-        if cached is None or cached[0] != view.version:
-            text = to_json(
-                {
-                    "type": kind,
-                    "table": self.info(),
-                    "seat": None,
-                    "version": view.version,
-                    "events": view.events(),
-                    "state": view.state([s.public() for s in self.seats], self.stored.bet),
-                    "delay": str(self.delay),
-                    "clock": None,
-                }
-            )
-            cached = self._snapshots[(None, kind)] = (view.version, text)
-        return f'{cached[1][:-1]},"spectators":{self.spectators}}}'
-
-    def _publish(
-        self, before: int, ended: Kyoku | None = None, timed_out: int | None = None
-    ) -> None:
-        """Send each viewer what is new since version ``before``; when a hand has just
-        ended (``ended``), each seat's view of it as it stood at its end comes too, so
-        the result is shown over the final board, not over the next deal. An action the
-        clock played for seat ``timed_out`` says so to the table, as it happens."""
-        self._published = self._info()
-        new = self.match.events[before:]
-        players = [s.public() for s in self.seats]
-        texts: dict[int | None, str] = {}
-        if self.view is not None:
-            shown = self.view.version
-            if self.view.advance(self.match):
-                texts[None] = to_json(
-                    {
-                        "type": "update",
-                        "from": shown,
-                        "version": self.view.version,
-                        "events": self.view.events(shown),
-                        "state": self.view.state(players, self.stored.bet),
-                        "clock": None,
-                    }
-                )
-        for viewer in list(self.viewers):
-            text = texts.get(viewer.seat)
-            if text is None:
-                if viewer.seat is None:
-                    continue  # the spectators' view has not moved
-                message = {
-                    "type": "update",
-                    "from": before,
-                    "version": self.version,
-                    "events": [e.to_dict() for e in new if e.visible_to(viewer.seat)],
-                    "state": seat_state(self.match, viewer.seat, players, bet=self.stored.bet),
-                    "clock": self.clock_view(viewer.seat),
-                }
-                if timed_out is not None:
-                    message["timeout"] = timed_out
-                if ended is not None:
-                    message["ended"] = seat_state(
-                        self.match, viewer.seat, players, ended, self.stored.bet
-                    )
-                text = texts[viewer.seat] = to_json(message)
-            viewer.put(text)
-        if self.match.over and not self.viewers and self.on_idle is not None:
-            self.on_idle(self)
-
-
-def start_clocks(
-    policy: ClockPolicy, state: ClockState, match: Match, bots: set[int], now: float
-) -> None:
-    """Start the clock of each person now deciding (bots answer within theirs)."""
-    if match.over:
-        state.decisions = {}
-        return
-    call = match.kyoku.phase is Phase.RESPONSE
-    clocks.begin(
-        policy,
-        state,
-        hand=match.hand_index,
-        version=len(match.events),
-        deciding=[(s, call) for s in match.legal_actions() if s not in bots],
-        now=now,
-    )
