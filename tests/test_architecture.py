@@ -73,6 +73,7 @@ CORE_REACHES = {("app.py", f): "assembles the features" for f in FEATURES} | {
     ("hub.py", "review"): "holds the desk",
     ("hub.py", "tournaments"): "holds the desk",
     ("hub.py", "money"): "holds the desk and the ledger",
+    ("hub.py", "play"): "holds the rated queue",
     ("storage/__init__.py", "daily"): "re-exports the schema",
     ("storage/__init__.py", "leagues"): "re-exports the schema",
     ("storage/__init__.py", "money"): "re-exports the schema",

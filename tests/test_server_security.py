@@ -452,11 +452,11 @@ def test_bot_tables_share_the_loop(tmp_path: Path) -> None:
 def test_each_view_is_built_once_per_seat_however_many_watch(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
+    import riichi.server.audience as audience_module
     import riichi.server.spectators as spectators_module
-    import riichi.server.audience as table_module
 
     built: list[int | None] = []
-    original = table_module.seat_state
+    original = audience_module.seat_state
 
     def counting(
         match: Any, seat: int | None, players: Any, kyoku: Any = None, bet: int = 0
@@ -464,7 +464,7 @@ def test_each_view_is_built_once_per_seat_however_many_watch(
         built.append(seat)
         return original(match, seat, players, kyoku, bet)
 
-    monkeypatch.setattr(table_module, "seat_state", counting)
+    monkeypatch.setattr(audience_module, "seat_state", counting)
     monkeypatch.setattr(spectators_module, "seat_state", counting)
     # spectators one action behind, so the dealer's action moves their view too
     app = create_app(db_url(tmp_path), spectator_delay=Delay("actions", 1))

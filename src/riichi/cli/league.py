@@ -7,7 +7,7 @@ import click
 
 from riichi.cli.serve import db_option, open_store
 from riichi.platform.leagues import standings
-from riichi.server.leagues.desk import LeagueStore
+from riichi.server.leagues.store import LeagueStore
 
 
 @click.command("league")

@@ -1,6 +1,7 @@
 """The site in one process: the lobby that opens tables (what it allows is
-``riichi.platform.tables``), the rated queue, the desks, the lists and player
-pages, and finished games served from bounded caches. The live tables
+``riichi.platform.tables``), the features' desks (the rated queue, the Daily Wall,
+tournaments, money, leagues, reviews), the lists, and finished games served from
+bounded caches. The live tables
 themselves belong to the ``Registry``.
 
 Nothing here blocks the event loop on the database or on a long replay: reads
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import logging
 import secrets
@@ -22,35 +22,33 @@ from typing import Any
 
 from async_lru import alru_cache
 
-from riichi.bots import ROSTER
 from riichi.errors import excerpt
 from riichi.formats.mjai import to_jsonl, write_mjai
 from riichi.formats.tenhou6 import write_tenhou6
 from riichi.game import Match, commitment
 from riichi.hand.decompose import prepare
-from riichi.platform import Pool, Waiting, seat_tables
+from riichi.platform import Pool
 from riichi.platform.matchmaking import FILL_AFTER
 from riichi.platform.spectating import HAND, Delay
 from riichi.platform.tables import (
-    HUMAN,
     SeatSpec,
     TableError,
     TableKind,
     check_lobby_table,
     drawn_seats,
-    fixed_rules,
     lobby_kind,
-    roster_seat,
 )
 from riichi.rules import RuleSet
 from riichi.server.auth import Auth
 from riichi.server.channel.notices import Notices
 from riichi.server.clock import Clock
+from riichi.server.collector import keep_collections_short
 from riichi.server.daily.desk import DailyDesk
 from riichi.server.leagues.desk import LeagueDesk
 from riichi.server.limits import Limits, RateLimits
 from riichi.server.money.desk import MoneyDesk
 from riichi.server.money.ledger import ChipStore
+from riichi.server.play.queue import RatedQueue
 from riichi.server.protocol import Busy, NotFound, ProtocolError
 from riichi.server.ratings.records import RecordStore
 from riichi.server.registry import Elsewhere, Registry
@@ -129,7 +127,6 @@ class Server:
         )
         # a connection to a table another process owns is relayed to it (shared sites)
         self.relay = None if redis_url is None else Relay(redis_url, self.registry, self.limits)
-        self.fill_after = fill_after
         self.auth: Auth | None = None
         self._replays = asyncio.Semaphore(1)
         self.daily = DailyDesk(self.registry)
@@ -143,6 +140,7 @@ class Server:
         self.money = MoneyDesk(self.registry, self.notices.send)
         self.leagues = LeagueDesk(self.registry)
         self.tournaments.notify = self.notices.send
+        self.queue = RatedQueue(self.registry, lambda: self.auth, self.notices.send, fill_after)
         self.registry.notify = self.notices.send
         if self.relay is not None:  # a notice reaches a channel on any process
             self.relay.deliver = self.notices.deliver
@@ -171,8 +169,8 @@ class Server:
         if self.relay is not None:
             await self.relay.start()
         self._tasks = [
-            asyncio.create_task(self._match_players(), name="matchmaker"),
-            asyncio.create_task(_keep_collections_short(), name="gc"),
+            asyncio.create_task(self.queue.run(), name="matchmaker"),
+            asyncio.create_task(keep_collections_short(), name="gc"),
             asyncio.create_task(self.tournaments.run(), name="tournaments"),
             asyncio.create_task(self.money.run(), name="money"),
             asyncio.create_task(self.leagues.run(), name="leagues"),
@@ -353,90 +351,6 @@ class Server:
         named = await asyncio.to_thread(self.store.accounts.names, ids)
         return {seat: (i, named[i]) for seat, i in zip(open_seats, ids, strict=False)}
 
-    # ----------------------------------------------------------- the rated queue
-
-    async def join_queue(
-        self, account: Account, pool: str, address: str = "unknown", device: str | None = None
-    ) -> None:
-        """Wait for a rated table of ``pool``: one at a time, never two; never at one
-        table with an account that joined from the same address or browser."""
-        if pool not in (Pool.STANDARD.value, Pool.RELAXED.value):
-            raise ProtocolError(f"the rated pools are standard and relaxed, got {excerpt(pool)}")
-        mine = await asyncio.to_thread(self.store.accounts.tables_of, account.id)
-        if any(kind == TableKind.RATED.value for _, _, kind in mine):
-            raise ProtocolError("you are at a rated table already: finish it first")
-        assert self.auth is not None
-        await asyncio.to_thread(
-            self.store.accounts.join_queue,
-            account.id,
-            pool,
-            self.clock.now(),
-            self.auth.address_hash(address),
-            None if device is None else self.auth.device_hash(device),
-        )
-
-    async def leave_queue(self, account: Account) -> None:
-        await asyncio.to_thread(self.store.accounts.leave_queue, account.id)
-
-    async def queue_view(self, account: Account | None) -> dict[str, Any]:
-        """How many wait in each pool and for how long; where this account waits."""
-        waiting = await asyncio.to_thread(self.store.accounts.queue)
-        now = self.clock.now()
-        pools = {
-            pool.value: {"waiting": 0, "longest": 0.0} for pool in (Pool.STANDARD, Pool.RELAXED)
-        }
-        mine = None
-        for account_id, pool, since, *_ in waiting:
-            entry = pools.setdefault(pool, {"waiting": 0, "longest": 0.0})
-            entry["waiting"] += 1
-            entry["longest"] = max(entry["longest"], now - since)
-            if account is not None and account_id == account.id:
-                mine = {"pool": pool, "waited": now - since}
-        return {"pools": pools, "mine": mine, "fill_after": self.fill_after}
-
-    async def _match_players(self) -> None:
-        """Seat the waiting players every second: four of a pool, or after the wait,
-        whoever is there with roster computers in the empty seats."""
-        while True:
-            try:
-                if await self.registry.leads("queue"):  # one process seats the queue
-                    await self._seat_waiting()
-            except Exception:
-                log.exception("matchmaker: a round failed")
-            await self.clock.sleep_until(self.clock.now() + 1.0)
-
-    async def _seat_waiting(self) -> None:
-        rows = await asyncio.to_thread(self.store.accounts.queue)
-        waiting = [Waiting(a, p, t, address, device) for a, p, t, address, device in rows]
-        for group in seat_tables(waiting, self.clock.now(), 4, self.fill_after):
-            await self._open_rated(group)
-
-    async def _open_rated(self, group: list[Waiting | None]) -> LiveTable:
-        rules = fixed_rules(TableKind.RATED)
-        names = await asyncio.to_thread(
-            self.store.accounts.names, [w.account for w in group if w is not None]
-        )
-        seats = [
-            roster_seat(seat, ROSTER)
-            if entry is None
-            else SeatSpec(HUMAN, names[entry.account], None, entry.account)
-            for seat, entry in enumerate(group)
-        ]
-        pool = next(w.pool for w in group if w is not None)
-        new = fresh_table(rules, seats, TableKind.RATED, self.clock.now(), pool=pool)
-        table = await self.registry.open_table(new, rules, seats)
-        for spec in seats:
-            if spec.account is not None:
-                self.notices.send(
-                    spec.account,
-                    {
-                        "kind": "table",
-                        "text": "your rated table is seated",
-                        "link": f"/table/{table.id}",
-                    },
-                )
-        return table
-
     async def online(self, account: Account) -> list[dict[str, Any]]:
         """Who is online (a live channel open) among the people this account played
         with or invited, or who invited it: no one else."""
@@ -548,30 +462,6 @@ class Server:
 
 def _json_bytes(value: Any) -> bytes:
     return json.dumps(value).encode()
-
-
-FREEZE_EVERY = 5.0  # seconds
-THAW_EVERY = 120  # freezes: every ten minutes the frozen objects are collected once again
-
-
-async def _keep_collections_short() -> None:
-    """Keep the cyclic garbage collector's full passes short.
-
-    Matches in play hold millions of long-lived objects; a full collection that
-    walks them all stalls every table for 100-200 ms (measured: p99 ack latency
-    of 200 rated tables went from 300 ms to 16 ms with this). Freezing moves
-    what is alive into the permanent generation, which collections skip;
-    thawing now and then lets garbage that was frozen while alive (closed
-    connections, unloaded tables) be collected after all.
-    """
-    freezes = 0
-    while True:
-        freezes += 1
-        if freezes % THAW_EVERY == 0:
-            gc.unfreeze()
-        else:
-            gc.freeze()
-        await asyncio.sleep(FREEZE_EVERY)
 
 
 def paged(items: list[Any], total: int, limit: int, offset: int) -> dict[str, Any]:

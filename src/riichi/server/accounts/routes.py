@@ -65,13 +65,13 @@ async def me(request: Request) -> Response:
     session = await web.session_of(request)
     hub = web.server
     if session is None:
-        return JSONResponse({"account": None, "tables": [], "queue": await hub.queue_view(None)})
+        return JSONResponse({"account": None, "tables": [], "queue": await hub.queue.view(None)})
     chips = await asyncio.to_thread(hub.chips.balance, account_ledger(session.account.id))
     return JSONResponse(
         {
             "account": account_json(session.account),
             "tables": await hub.mine(session.account),
-            "queue": await hub.queue_view(session.account),
+            "queue": await hub.queue.view(session.account),
             "chips": chips,
         }
     )

@@ -15,19 +15,19 @@ async def queue(request: Request) -> Response:
     web = web_of(request)
     hub = web.server
     if request.method == "GET":
-        return JSONResponse(await hub.queue_view(await web.account_of(request)))
+        return JSONResponse(await hub.queue.view(await web.account_of(request)))
     body = await web.read_json(request)
     session = await web.signed_in(request)
     if request.method == "DELETE":
-        await hub.leave_queue(session.account)
+        await hub.queue.leave(session.account)
     else:
         pool = body.get("pool") if isinstance(body, dict) else None
         device, _ = web.device_of(request)  # a browser without one is a browser of its own
         try:
-            await hub.join_queue(session.account, str(pool), client_address(request), device)
+            await hub.queue.join(session.account, str(pool), client_address(request), device)
         except ProtocolError as exc:
             return error(str(exc), 409)
-    return JSONResponse(await hub.queue_view(session.account))
+    return JSONResponse(await hub.queue.view(session.account))
 
 
 async def create_table(request: Request) -> Response:
