@@ -62,6 +62,15 @@ TRUTH = click.option(
 )
 
 
+HEADS_OPTION = click.option(
+    "--heads",
+    type=click.IntRange(3, HEADS),
+    default=HEADS,
+    show_default=True,
+    help="3: without the edge head, as rounds 0 to 2 were trained.",
+)
+
+
 def _jobs(jobs: int | None) -> int:
     return jobs or os.cpu_count() or 1
 
@@ -189,13 +198,7 @@ def _train(
     show_default=True,
     help="Thousands of points an option must be rated above the bot's.",
 )
-@click.option(
-    "--heads",
-    type=click.IntRange(3, HEADS),
-    default=HEADS,
-    show_default=True,
-    help="3: without the edge head, as rounds 0 to 2 were trained.",
-)
+@HEADS_OPTION
 def train_command(
     folders: tuple[Path, ...],
     out: Path,
@@ -288,6 +291,7 @@ def _logged(folder: Path, entry: Mapping[str, object], ship: Path | None) -> Non
     help="Train on this earlier round's data instead of playing new (repeatable).",
 )
 @TRUTH
+@HEADS_OPTION
 @click.option(
     "--value-first",
     is_flag=True,
@@ -308,6 +312,7 @@ def round_command(
     start_from: int | None,
     reuse: tuple[int, ...],
     truth: float,
+    heads: int,
     value_first: bool,
 ) -> None:
     """Round NUMBER: data from the best bot so far, a network trained on it, its arena."""
@@ -344,8 +349,8 @@ def round_command(
     played_out = not np.isnan(data.truth[:, 0]).all()
     rater = None if previous is None or played_out else Network.load(previous)
     if value_first and not played_out:  # value heads of this data's own, early-stopped
-        rater, _ = _train(data, seed + number, epochs, None, margin)
-    network, steps = _train(data, seed + number, epochs, rater, margin)
+        rater, _ = _train(data, seed + number, epochs, None, margin, heads=heads)
+    network, steps = _train(data, seed + number, epochs, rater, margin, heads=heads)
     training = time.perf_counter() - begun
     weights = folder / f"round-{number}.npz"
     network.save(weights)
