@@ -1,4 +1,6 @@
-"""``learned``: the roster level that plays by a network trained here by self-play.
+"""``learned``: the roster level that plays by a network trained here: on self-play
+to choose as expert does, then on the corpus' games to choose as people did
+(``riichi.bots.human``).
 
 At each decision ``expert`` lists and values its options; where a rule of expert's
 decides (a win, an abort, a kan) or only one option is valued, that is played.
@@ -6,10 +8,10 @@ Otherwise the network (``riichi.bots.network``) scores expert's best ``OPTIONS``
 options from the seat's observation: a network trained on options played out
 (``riichi.bots.training.played_out``) plays the option its edge head rates highest
 where that beats expert's choice by the network's margin, else expert's choice; a
-network trained on the bot's choices alone plays its policy head's first. The weights ship with the
-package (``bots/weights/learned.npz``, numpy only); ``riichi learn`` trains them
-again from nothing (README: the learned player). Deterministic for a seed: the
-network adds no randomness to expert's.
+network trained on choices (expert's, or people's) plays its policy head's first.
+The weights ship with the package (``bots/weights/learned.npz``, numpy only);
+``riichi learn`` trains them again from nothing (README: the learned player).
+Deterministic for a seed: the network adds no randomness to expert's.
 """
 
 from __future__ import annotations
