@@ -144,3 +144,13 @@ OPERATOR = "operator"  # the role that may add the house's chips
 
 
 CLOSED = "closed"  # the status of an untimed table closed for want of play
+
+
+# the accounts seated at each table (a seat of a person without an account has no row)
+players = Table(
+    "players",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+)

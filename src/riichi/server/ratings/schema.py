@@ -16,15 +16,6 @@ from sqlalchemy import (
 
 from riichi.server.schema import metadata
 
-players = Table(
-    "players",
-    metadata,
-    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
-)
-
-
 ratings = Table(
     "ratings",
     metadata,

@@ -37,7 +37,6 @@ from riichi.server.money.schema import (
 from riichi.server.ratings.schema import (
     STAT_COLUMNS,
     game_stats,
-    players,
     rating_history,
     ratings,
 )
@@ -53,6 +52,7 @@ from riichi.server.schema import (
     leaders,
     leases,
     metadata,
+    players,
     queue_table,
     sessions,
     settings,

@@ -22,10 +22,10 @@ from riichi.platform.chips import (
     account_ledger,
 )
 from riichi.server.money.schema import offers
-from riichi.server.ratings.schema import players
 from riichi.server.schema import (
     OPERATOR,
     accounts,
+    players,
     queue_table,
     sessions,
     settings,

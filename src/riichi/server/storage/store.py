@@ -33,7 +33,6 @@ from sqlalchemy.exc import IntegrityError
 from riichi.platform.tables import (
     Final,
 )
-from riichi.server.ratings.schema import players
 from riichi.server.schema import (
     CLOSED,
     accounts,
@@ -41,6 +40,7 @@ from riichi.server.schema import (
     leaders,
     leases,
     metadata,
+    players,
     queue_table,
     tables,
 )

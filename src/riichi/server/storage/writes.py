@@ -38,8 +38,8 @@ from riichi.platform.tables import (
 )
 from riichi.rules import RuleSet
 from riichi.server.money.schema import ledger, offer_seats, offers
-from riichi.server.ratings.schema import STAT_COLUMNS, game_stats, players, rating_history, ratings
-from riichi.server.schema import DAY_SECONDS, accounts, actions, leases, metadata, tables
+from riichi.server.ratings.schema import STAT_COLUMNS, game_stats, rating_history, ratings
+from riichi.server.schema import DAY_SECONDS, accounts, actions, leases, metadata, players, tables
 from riichi.server.storage.rows import ActionRow, ChipsShort, LeaseLost, StorageError, Write
 
 
