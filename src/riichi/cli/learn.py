@@ -62,6 +62,14 @@ TRUTH = click.option(
 )
 
 
+FOLDER = click.option(
+    "--dir",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("learn"),
+    show_default=True,
+    help="Where the rounds' data, weights and log are kept.",
+)
 HEADS_OPTION = click.option(
     "--heads",
     type=click.IntRange(3, HEADS),
@@ -256,13 +264,7 @@ def _logged(folder: Path, entry: Mapping[str, object], ship: Path | None) -> Non
 
 @learn_command.command("round")
 @click.argument("number", type=click.IntRange(0))
-@click.option(
-    "--dir",
-    "folder",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("learn"),
-    show_default=True,
-)
+@FOLDER
 @click.option("--matches", type=click.IntRange(1), default=2000, show_default=True)
 @click.option("--epsilon", type=click.FloatRange(0, 1), default=0.1, show_default=True)
 @click.option("--epochs", type=click.IntRange(1), default=3, show_default=True)
@@ -380,13 +382,7 @@ def round_command(
     default=Path("../shared/corpus"),
     show_default=True,
 )
-@click.option(
-    "--dir",
-    "folder",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("learn"),
-    show_default=True,
-)
+@FOLDER
 @click.option(
     "--from",
     "start_from",
