@@ -6,6 +6,7 @@ import click
 
 from riichi import __version__, core
 from riichi.cli.arena import arena_command
+from riichi.cli.backup import backup_command, restore_command
 from riichi.cli.convert import convert_command
 from riichi.cli.hand import hand_command
 from riichi.cli.info import info_command
@@ -48,3 +49,5 @@ main.add_command(walls_command)
 main.add_command(info_command)
 main.add_command(operator_command)
 main.add_command(audit_command)
+main.add_command(backup_command)
+main.add_command(restore_command)
