@@ -121,6 +121,13 @@ db_option = click.option(
     help="Processes in which searching computers (master) think, beside those that serve "
     "(each server process has its own; 0: they play expert's choice).",
 )
+@click.option(
+    "--metrics",
+    "metrics_address",
+    default=None,
+    metavar="HOST:PORT",
+    help="Serve Prometheus metrics on this address (off the public port; one process).",
+)
 @click.option("--access-log/--no-access-log", default=True, help="Log every request.")
 def serve_command(
     host: str,
@@ -137,6 +144,7 @@ def serve_command(
     reviews_per_minute: int,
     review_workers: int,
     search_workers: int,
+    metrics_address: str | None,
     access_log: bool,
 ) -> None:
     """Serve the platform; live tables survive a restart on the same --db."""
@@ -151,6 +159,10 @@ def serve_command(
             "several processes need PostgreSQL (--db postgresql+psycopg://...) "
             "and Redis (--redis redis://...)",
         )
+    if metrics_address is not None and workers > 1:
+        raise OptionError("--metrics", "served by one process; with --workers, not yet")
+    if metrics_address is not None and not metrics_address.rpartition(":")[2].isdigit():
+        raise OptionError("--metrics", f"HOST:PORT, got {metrics_address!r}")
     shared = shared or workers > 1
     if redis_url and not shared:
         raise OptionError("--redis", "relays between --shared processes: add --shared")
@@ -178,6 +190,7 @@ def serve_command(
         "review_workers": review_workers,
         "search_workers": search_workers,
         "reviews_per_minute": reviews_per_minute,
+        "metrics": metrics_address,
     }
     many = workers > 1
     if many:  # each worker process builds the app from these (see app_from_env)
@@ -225,6 +238,7 @@ def app_from_settings(settings: dict[str, Any]) -> Any:
         redis_url=settings["redis_url"],
         review_workers=settings.get("review_workers", 1),
         search_workers=settings.get("search_workers", 1),
+        metrics=settings.get("metrics"),
         limits=Limits(
             sockets_per_address=settings["sockets_per_address"],
             tables_per_address=f"{settings['tables_per_minute']} per minute",

@@ -96,6 +96,7 @@ def create_app(
     review_workers: int = 1,
     search_workers: int = 1,
     features: Sequence[Sequence[BaseRoute]] = FEATURES,
+    metrics: str | None = None,
 ) -> Starlette:
     """The whole web app on the database at ``db_url`` (SQLite file by default).
 
@@ -106,7 +107,8 @@ def create_app(
     database (tables are then held by lease, never taken by force); ``redis_url``
     the Redis that relays connections between them and shares rate limits;
     ``review_workers`` the processes that compute game reviews, ``search_workers``
-    those in which searching computers think; ``features`` the site's features' routes.
+    those in which searching computers think; ``features`` the site's features' routes;
+    ``metrics`` the HOST:PORT that serves this process's metrics (none by default).
     """
     from riichi.server.storage import Store
 
@@ -133,6 +135,8 @@ def create_app(
             search_workers,
         )
         await web.server.start()
+        if metrics is not None:
+            web.server.registry.metrics.serve(metrics)
         yield
         await web.server.close()
 

@@ -127,6 +127,7 @@ class Server:
         )
         # a connection to a table another process owns is relayed to it (shared sites)
         self.relay = None if redis_url is None else Relay(redis_url, self.registry, self.limits)
+        self.registry.metrics.watch(self)
         self.auth: Auth | None = None
         self._replays = asyncio.Semaphore(1)
         self.daily = DailyDesk(self.registry)

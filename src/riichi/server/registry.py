@@ -48,6 +48,7 @@ from riichi.platform.tables import SeatSpec, final_of
 from riichi.rules import RuleSet
 from riichi.server.clock import Clock
 from riichi.server.limits import Limits
+from riichi.server.metrics import Metrics
 from riichi.server.planner import Planner
 from riichi.server.protocol import IDLE, MOVED
 from riichi.server.seating import load_match
@@ -132,6 +133,7 @@ class Registry:
         self.bot_delay = bot_delay
         self.delay = delay
         self.writer = Writer(store)
+        self.metrics = Metrics()  # this process's (``riichi serve --metrics`` serves them)
         # releases the chips held for a table whose log does not replay (the money
         # feature's ledger; a site without money has none to release)
         self.void = void or (lambda table_id, now: None)
@@ -249,6 +251,7 @@ class Registry:
             on_lost=self._unload,
             epoch=epoch,
             thinkers=self.thinkers,
+            metrics=self.metrics,
         )
         table.notify = self.notify
         self.tables[stored.id] = table

@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +46,7 @@ from riichi.platform.tables import SeatSpec, final_of, kind_rules
 from riichi.server.audience import Audience
 from riichi.server.clock import Clock
 from riichi.server.limits import Limits
+from riichi.server.metrics import Metrics
 from riichi.server.protocol import CLOSE_REFUSED, MOVED, ProtocolError, Viewer, action_of
 from riichi.server.seating import ended_hand, load_match
 from riichi.server.storage import ActionRow, ClockRow, LeaseLost, Store, StoredTable, Writer
@@ -81,8 +83,10 @@ class LiveTable:
         on_lost: Callable[[LiveTable], None] | None = None,
         epoch: int | None = None,
         thinkers: Thinkers | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.id = stored.id
+        self.metrics = metrics
         self.thinkers = thinkers  # where a searching bot thinks (None: its quick choice)
         self.stored = stored
         self.match = match
@@ -254,6 +258,8 @@ class LiveTable:
             await work
             return True
         except ProtocolError as exc:
+            if self.metrics is not None:
+                self.metrics.refused.labels("table").inc()
             self._refuse(viewer, str(exc))
         except Exception:  # a bug must not take the table down with it
             log.exception("table %s: command failed", self.id)
@@ -300,6 +306,7 @@ class LiveTable:
         if kind == "sync":
             viewer.put(self.snapshot(viewer.seat, "state"))
         elif kind == "action":
+            began = time.perf_counter()
             seat, action = action_of(self.id, viewer, message, self.version)
             if self.timer is not None and self.timer.pause_until is not None:
                 raise ProtocolError(
@@ -307,6 +314,8 @@ class LiveTable:
                 )
             await self._commit(seat, action, person=True)
             viewer.put_json({"type": "ack", "version": self.version})
+            if self.metrics is not None:
+                self.metrics.acks.observe(time.perf_counter() - began)
         elif kind == "ready":
             if viewer.seat is None:
                 raise ProtocolError(f"table {self.id}: spectators cannot act")
@@ -387,6 +396,8 @@ class LiveTable:
             if self.timer is not None and stored.clock:
                 self.timer = ClockState.from_dict(stored.clock)
             raise ProtocolError(f"table {self.id}: the action could not be stored; retry") from None
+        if self.metrics is not None:
+            self.metrics.actions.inc()
         if touched is not None:
             self._touch_stored = touched
         if standings is not None and self.on_finish is not None:

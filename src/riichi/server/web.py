@@ -91,6 +91,14 @@ def error(message: str, status: int = 400, headers: dict[str, str] | None = None
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
+    answer = _refusal(exc)
+    web = getattr(request.app.state, "web", None)
+    if web is not None and web.hub is not None:  # counted by status (riichi_refused)
+        web.hub.registry.metrics.refused.labels(str(answer.status_code)).inc()
+    return answer
+
+
+def _refusal(exc: Exception) -> Response:
     if isinstance(exc, HttpError) and exc.close:
         return error(str(exc), exc.status, {"connection": "close"})
     if isinstance(exc, HttpError | AuthError):

@@ -415,6 +415,10 @@ class Writer:
         self._queue.put((row, done))
         await future
 
+    def waiting(self) -> int:
+        """Writes queued for the next group commit (a metric)."""
+        return self._queue.qsize()
+
     def close(self) -> None:
         self._queue.put(None)
         self._thread.join(timeout=30)
