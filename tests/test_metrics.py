@@ -42,3 +42,20 @@ def test_the_metrics_count_what_the_tables_commit_and_refuse(tmp_path: Path) -> 
     assert _value(served, "riichi_ack_seconds_count") == 3
     assert _value(served, 'riichi_refused_total{kind="table"}') == 1
     assert _value(served, 'riichi_refused_total{kind="404"}') == 1
+
+
+def test_the_dashboard_shows_only_metrics_the_site_serves(tmp_path: Path) -> None:
+    import json
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    dashboard = json.loads((root / "deploy" / "grafana" / "riichi.json").read_text())
+    queries = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
+    family = re.compile(r"_(total|bucket|count|sum)$")
+    named = {family.sub("", m) for q in queries for m in re.findall(r"riichi_\w+", q)}
+    app = create_app(f"sqlite:///{tmp_path / 'site.db'}")
+    with TestClient(app):
+        served = generate_latest(app.state.web.server.registry.metrics.registry).decode()
+    typed = [line.split()[2] for line in served.splitlines() if line.startswith("# TYPE")]
+    families = {family.sub("", name) for name in typed}
+    assert len(named) >= 7 and named <= families, sorted(named - families)
