@@ -32,12 +32,13 @@ def test_the_metrics_count_what_the_tables_commit_and_refuse(tmp_path: Path) -> 
             assert seat.play(limit=3) == 3
             seat.send({"type": "action", "version": -1, "action": {"type": "pass"}})
             assert seat.read_until("error")["type"] == "error"
+            assert client.get("/api/tables/nope").status_code == 404
+            seat.await_turn()  # the table waits on this seat: nothing is being committed
             text = generate_latest(metrics.registry).decode()
             assert _value(text, 'riichi_live_tables{kind="private"}') == 1
             assert _value(text, "riichi_sockets") == 1
-        assert client.get("/api/tables/nope").status_code == 404
-        served = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode()
-    committed = len(stored_actions(url, "t"))
+            served = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode()
+            committed = len(stored_actions(url, "t"))
     assert _value(served, "riichi_actions_committed_total") == committed
     assert _value(served, "riichi_ack_seconds_count") == 3
     assert _value(served, 'riichi_refused_total{kind="table"}') == 1
