@@ -1,4 +1,11 @@
-"""The platform: an ASGI app with durable tables played over websockets."""
+"""The platform: an ASGI app with durable tables played over websockets.
+
+A small core (the app factory, request helpers, auth, limits, storage and its writer,
+the registry of live tables, a table and its audience, sockets, the relay, metrics,
+backups) and a package a feature (accounts, play, games, ratings, daily, tournaments,
+money, leagues, review, channel), each with its routes, its tables and its desk;
+DESIGN.md: the server.
+"""
 
 from riichi.platform.tables import HUMAN, SeatSpec
 from riichi.server.app import create_app
