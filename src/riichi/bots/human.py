@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,7 +40,7 @@ from riichi.bots.learned import LearnedBot
 from riichi.bots.network import Network
 from riichi.bots.reviewers import same
 from riichi.formats.replay import load_match
-from riichi.game import Match
+from riichi.game import Action, Match
 
 # The corpus index's formats of games people played (its mjai logs are bots' self-play).
 HUMAN_FORMATS = frozenset({"tenhou-mjlog-xml", "tenhou6-json"})
@@ -123,6 +123,16 @@ class Game:
     swap: bool = True  # each four-player position written once more per way to trade suits
 
 
+def decisions(match: Match) -> Iterator[tuple[Match, int, Action]]:
+    """``match`` replayed from its start: at each decision (a seat with more than one
+    legal action) the replay as it stood, the seat and what it played."""
+    replay = match.restarted()
+    for seat, action in match.actions:
+        if len(replay.legal_actions().get(seat, ())) > 1:
+            yield replay, seat, action
+        replay.apply(seat, action)
+
+
 def game_positions(game: Game) -> tuple[int, int]:
     """Write one game's positions as a shard; (positions written, decisions left out
     because the person played none of expert's best options)."""
@@ -131,28 +141,26 @@ def game_positions(game: Game) -> tuple[int, int]:
         raise ValueError(f"{game.path}: not a complete game")
     n = match.rules.players
     reds = match.rules.red_fives
-    replay = match.restarted()
     judges = [ExpertBot(f"human:{game.number}:{s}") for s in range(n)]
     rows: dict[str, list[object]] = {k: [] for k in ("state", "options", "count", "taken")}
     at: list[tuple[int, int]] = []  # (seat, hand) of each position
     left_out = 0
-    for seat, action in match.actions:
-        if len(replay.legal_actions().get(seat, ())) > 1:
-            obs = replay.observe(seat)
-            kept = weighed(judges[seat].evaluate(obs))
-            if kept:
-                pick = next((i for i, o in enumerate(kept) if same(o.action, action, reds)), None)
-                if pick is None:
-                    left_out += 1
-                else:
-                    block = np.zeros((OPTIONS, OPTION_SIZE), np.float16)
-                    block[: len(kept)] = option_features(obs, kept)
-                    rows["state"].append(state_features(obs).astype(np.float16))
-                    rows["options"].append(block)
-                    rows["count"].append(len(kept))
-                    rows["taken"].append(pick)
-                    at.append((seat, replay.hand_index))
-        replay.apply(seat, action)
+    for replay, seat, action in decisions(match):
+        obs = replay.observe(seat)
+        kept = weighed(judges[seat].evaluate(obs))
+        if not kept:
+            continue
+        pick = next((i for i, o in enumerate(kept) if same(o.action, action, reds)), None)
+        if pick is None:
+            left_out += 1
+            continue
+        block = np.zeros((OPTIONS, OPTION_SIZE), np.float16)
+        block[: len(kept)] = option_features(obs, kept)
+        rows["state"].append(state_features(obs).astype(np.float16))
+        rows["options"].append(block)
+        rows["count"].append(len(kept))
+        rows["taken"].append(pick)
+        at.append((seat, replay.hand_index))
     assert match.standings is not None
     hand_delta = [match.results[hand].deltas[seat] / 1000 for seat, hand in at]
     state = np.array(rows["state"], np.float16).reshape(-1, STATE_SIZE)
@@ -228,25 +236,21 @@ def agreement(
 ) -> Agreement:
     """How often expert's and the learned player's first choices are what the people
     of ``paths`` played, decision by decision (the review's top-choice match)."""
-    decisions = by_expert = by_learned = 0
+    asked = by_expert = by_learned = 0
     for number, path in enumerate(paths):
         match = _complete(path)
         if match is None:
             continue
         reds = match.rules.red_fives
-        replay = match.restarted()
         bots = [LearnedBot(f"held:{number}:{s}", network) for s in range(match.rules.players)]
-        for seat, action in match.actions:
-            if len(replay.legal_actions().get(seat, ())) > 1:
-                obs = replay.observe(seat)
-                played, kept, _ = bots[seat].choose(obs)
-                first = kept[0] if kept else played
-                decisions += 1
-                by_expert += same(first.action, action, reds)
-                by_learned += same(played.action, action, reds)
-            replay.apply(seat, action)
+        for replay, seat, action in decisions(match):
+            played, kept, _ = bots[seat].choose(replay.observe(seat))
+            first = kept[0] if kept else played
+            asked += 1
+            by_expert += same(first.action, action, reds)
+            by_learned += same(played.action, action, reds)
         progress(1)
-    return Agreement(decisions, by_expert, by_learned)
+    return Agreement(asked, by_expert, by_learned)
 
 
 __all__ = [
@@ -254,6 +258,7 @@ __all__ = [
     "Agreement",
     "Split",
     "agreement",
+    "decisions",
     "game_positions",
     "held_out",
     "is_held",

@@ -125,7 +125,7 @@ class Audience:
             )
             cached = self._snapshots[(seat, kind)] = (table.version, text)
         # the clocks and the spectators change without a new version: added fresh
-        clock = orjson.dumps(table.clock_view(seat)).decode()
+        clock = orjson.dumps(self.clock_view(seat)).decode()
         text = f'{cached[1][:-1]},"clock":{clock},"spectators":{self.spectators}}}'
         ended = table.result_showing(seat)
         if ended is None:
@@ -195,7 +195,7 @@ class Audience:
                     "version": table.version,
                     "events": [e.to_dict() for e in new if e.visible_to(viewer.seat)],
                     "state": seat_state(table.match, viewer.seat, players, bet=table.stored.bet),
-                    "clock": table.clock_view(viewer.seat),
+                    "clock": self.clock_view(viewer.seat),
                 }
                 if timed_out is not None:
                     message["timeout"] = timed_out

@@ -246,9 +246,6 @@ class LiveTable:
         """A viewer for a connection (`Audience.admit`)."""
         return self.audience.admit(token, account)
 
-    def clock_view(self, seat: int | None) -> dict[str, Any] | None:
-        return self.audience.clock_view(seat)
-
     def _start_clocks(self, now: float) -> None:
         assert self.timer is not None and self.policy is not None
         start_clocks(self.policy, self.timer, self.match, set(self.bots), now)

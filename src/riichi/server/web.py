@@ -92,9 +92,9 @@ def error(message: str, status: int = 400, headers: dict[str, str] | None = None
 
 async def http_error(request: Request, exc: Exception) -> Response:
     answer = _refusal(exc)
-    web = getattr(request.app.state, "web", None)
-    if web is not None and web.hub is not None:  # counted by status (riichi_refused)
-        web.hub.registry.metrics.refused.labels(str(answer.status_code)).inc()
+    hub = web_of(request).hub
+    if hub is not None:  # counted by status (riichi_refused)
+        hub.registry.metrics.refused.labels(str(answer.status_code)).inc()
     return answer
 
 
