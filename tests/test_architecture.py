@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -63,31 +65,16 @@ SERVER = ROOT / "src" / "riichi" / "server"
 FEATURES = sorted(p.name for p in SERVER.iterdir() if (p / "routes.py").exists())
 # Where the core still reaches a feature, and why; the list may only shrink. The end of a
 # match writes its ratings, figures and chips in the last action's transaction (the
-# storage writer needs their tables), and the hub (one process's wiring) holds each
-# feature's desk and tells the personal channel.
+# storage writer needs their tables).
 CORE_REACHES = {("app.py", f): "assembles the features" for f in FEATURES} | {
-    ("hub.py", "channel"): "tells a seat's person",
-    ("hub.py", "daily"): "holds the desk",
-    ("hub.py", "leagues"): "holds the desk",
-    ("hub.py", "ratings"): "reads the records",
-    ("hub.py", "review"): "holds the desk",
-    ("hub.py", "tournaments"): "holds the desk",
-    ("hub.py", "money"): "holds the desk and the ledger",
-    ("hub.py", "play"): "holds the rated queue",
-    ("storage/__init__.py", "daily"): "re-exports the schema",
-    ("storage/__init__.py", "leagues"): "re-exports the schema",
-    ("storage/__init__.py", "money"): "re-exports the schema",
-    ("storage/__init__.py", "ratings"): "re-exports the schema",
-    ("storage/__init__.py", "review"): "re-exports the schema",
-    ("storage/__init__.py", "tournaments"): "re-exports the schema",
     ("storage/account_store.py", "money"): "an account's open offers",
     ("storage/writes.py", "money"): "the end of a match posts chips",
     ("storage/writes.py", "ratings"): "the end of a match rates",
 }
 
 
-# Where a feature reads another's table through the storage package, and why; the list
-# may only shrink.
+# Where a feature joins another's tables in its queries (importing that feature's schema
+# alone), and why; the list may only shrink.
 FEATURE_READS = {
     ("daily/desk.py", "ratings"): "the day's board reads each attempt's figures",
     ("review/desk.py", "ratings"): "a player's reviewed games with their figures",
@@ -110,6 +97,8 @@ def _tables_by_feature() -> dict[str, str]:
 
 
 def test_a_feature_reads_another_s_tables_only_where_listed() -> None:
+    """A feature may join another's tables in a query (one database, one metadata),
+    importing that feature's ``schema`` and nothing else of it, only where listed."""
     import ast
 
     owner = _tables_by_feature()
@@ -118,13 +107,14 @@ def test_a_feature_reads_another_s_tables_only_where_listed() -> None:
     for feature in FEATURES:
         for file in sorted((SERVER / feature).glob("*.py")):
             for node in ast.walk(ast.parse(file.read_text())):
-                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
-                    "riichi.server.storage"
-                ):
-                    for alias in node.names:
-                        other = owner.get(alias.name)
-                        if other not in (None, feature):
-                            reads.add((f"{feature}/{file.name}", other))
+                if isinstance(node, ast.ImportFrom):
+                    parts = (node.module or "").split(".")
+                    if parts[:2] == ["riichi", "server"] and parts[2:3] != [feature]:
+                        for alias in node.names:
+                            other = owner.get(alias.name)
+                            if other not in (None, feature):
+                                assert parts[2:] == [other, "schema"], (file, node.module)
+                                reads.add((f"{feature}/{file.name}", other))
     assert reads == FEATURE_READS.keys(), sorted(reads ^ FEATURE_READS.keys())
 
 
@@ -133,6 +123,7 @@ def _server_imports(file: Path) -> set[str]:
     import ast
 
     out = set()
+    where = file.relative_to(SERVER)
     for node in ast.walk(ast.parse(file.read_text())):
         names = (
             [node.module or ""]
@@ -144,6 +135,8 @@ def _server_imports(file: Path) -> set[str]:
         for name in names:
             parts = name.split(".")
             if parts[:2] == ["riichi", "server"] and len(parts) > 2:
+                if parts[2] in FEATURES and (f"{where}", parts[2]) in FEATURE_READS:
+                    continue  # a listed read of that feature's tables (its schema)
                 out.add(parts[2] if parts[2] in FEATURES else "")
     return out
 
@@ -167,8 +160,8 @@ def test_server_features_meet_only_through_the_core() -> None:
 
 def test_a_new_feature_is_its_routes_and_one_line(tmp_path: Path) -> None:
     """A toy feature (a page of how many games each signed-in person finished) joins
-    the site by its route list alone: the core's helpers find the hub and the session,
-    and nothing else changes."""
+    the site by one ``Feature``: its routes and a desk it hands the hub; the core's
+    helpers find the hub and the session, and nothing else changes."""
     from starlette.requests import Request
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
@@ -176,20 +169,36 @@ def test_a_new_feature_is_its_routes_and_one_line(tmp_path: Path) -> None:
 
     from riichi.server import create_app
     from riichi.server.app import FEATURES
+    from riichi.server.feature import BALANCES, Feature, Missing
     from riichi.server.web import web_of
+
+    class Visits:
+        """The toy's desk: how many times its page was read in this process."""
+
+        def __init__(self) -> None:
+            self.count = 0
 
     async def finished(request: Request) -> Response:
         web = web_of(request)
         account = await web.account_of(request)
+        visits = web.server.desk(Visits)
+        visits.count += 1
         tables = len(web.server.registry.tables)
-        return JSONResponse({"signed_in": account is not None, "live": tables})
+        return JSONResponse(
+            {"signed_in": account is not None, "live": tables, "visits": visits.count}
+        )
 
-    toy = [Route("/api/toy", finished)]
+    toy = Feature("toy", [Route("/api/toy", finished)], lambda hub: hub.provide(Visits()))
     url = f"sqlite:///{tmp_path / 'toy.db'}"
     with TestClient(create_app(url, features=(*FEATURES, toy))) as client:
-        assert client.get("/api/toy").json() == {"signed_in": False, "live": 0}
+        assert client.get("/api/toy").json() == {"signed_in": False, "live": 0, "visits": 1}
         client.post("/api/register", json={"name": "toyuser", "password": "hunter2hunter2"})
         assert client.get("/api/toy").json()["signed_in"] is True
         assert client.get("/api/presets").status_code == 200  # the rest as it was
     with TestClient(create_app(url)) as client:
         assert client.get("/api/toy").status_code == 404
+        hub = client.app.state.server  # type: ignore[attr-defined]
+        with pytest.raises(Missing, match="Visits"):
+            hub.desk(Visits)
+        with pytest.raises(ValueError, match="two features provide"):
+            hub.provide(object(), BALANCES)  # money provides it already

@@ -37,8 +37,11 @@ from riichi.rules import InvalidRulesetError, Length, RuleSet, Settlement, find_
 from riichi.server import Limits, Store, create_app
 from riichi.server.clock import FakeClock
 from riichi.server.money.ledger import ChipStore
-from riichi.server.storage import OPERATOR, STAT_COLUMNS, game_stats, post
+from riichi.server.ratings.records import RecordStore
+from riichi.server.ratings.schema import STAT_COLUMNS, game_stats
+from riichi.server.storage import OPERATOR, post
 from riichi.server.storage import tables as tables_
+from riichi.server.tournaments.desk import TournamentDesk
 from server_helpers import Seat
 from test_chips import final, money_table
 
@@ -125,7 +128,7 @@ def test_a_money_table_against_weaker_bots_is_refused(site: tuple[TestClient, Fa
         "/api/tables", json={**WTA, "seats": ROSTER, "clock": "standard", "bet": 100}
     )
     assert made.status_code == 201, made.text
-    assert hub(client).chips.balance(escrow(made.json()["id"])) == 4 * 150
+    assert hub(client).desk(ChipStore).balance(escrow(made.json()["id"])) == 4 * 150
 
 
 def test_the_operator_role_is_granted_by_the_staffs_command(tmp_path: Path) -> None:
@@ -159,12 +162,12 @@ def test_only_an_operator_adds_the_houses_chips(site: tuple[TestClient, FakeCloc
     refused = client.post("/api/tournaments", json=body)
     assert refused.status_code == 400 and "only an operator" in refused.json()["error"]
     assert client.get("/api/tournaments").json()["total"] == 0
-    assert hub(client).chips.balances().get(HOUSE, 0) == 0
+    assert hub(client).desk(ChipStore).balances().get(HOUSE, 0) == 0
     hub(client).store.accounts.set_role(name_key("organiser"), OPERATOR)
     assert hub(client).store.accounts.is_operator(account)
     made = client.post("/api/tournaments", json={**body, "added": 1000})
     assert made.status_code == 201, made.text
-    assert hub(client).chips.balance(escrow(made.json()["id"])) == 1000
+    assert hub(client).desk(ChipStore).balance(escrow(made.json()["id"])) == 1000
 
 
 def test_an_account_stakes_a_bounded_amount_against_the_house(tmp_path: Path) -> None:
@@ -183,7 +186,7 @@ def test_an_account_stakes_a_bounded_amount_against_the_house(tmp_path: Path) ->
         made = [client.post("/api/tables", json=body) for _ in range(3)]
         assert [m.status_code for m in made] == [201, 201, 400]
         assert "2 money tables already" in made[2].json()["error"]
-        chips = hub(client).chips
+        chips = hub(client).desk(ChipStore)
         for table in made[:2]:
             chips.void_table(table.json()["id"], clock.now())
         # voided tables give the chips back but still count against the day's stake
@@ -475,7 +478,7 @@ def test_registrations_racing_the_start_are_seated_or_refused_never_lost(db: str
         organiser = register(client, "organiser")
         body = {"name": "Race", "rules": "classic", "length": "one-hand", "rounds": 2, "bet": 10}
         tid = client.post("/api/tournaments", json={**body, "closes_in": 600}).json()["id"]
-        desk = hub(client).tournaments
+        desk = hub(client).desk(TournamentDesk)
         people = [
             Account(
                 hub(client).store.accounts.create_account(f"p{n}", f"p{n}", "x", 0.0).id, f"p{n}"
@@ -503,7 +506,7 @@ def test_registrations_racing_the_start_are_seated_or_refused_never_lost(db: str
         planned = [[p for table in round_ for p in table if p is not None] for round_ in t.plan]
         for seated in planned:
             assert sorted(seated) == sorted(entered)  # everyone once a round, nobody twice
-        chips = hub(client).chips
+        chips = hub(client).desk(ChipStore)
         paid = {
             f"account:{a.id}" for a in people if chips.balance(f"account:{a.id}") == 10_000 - 10
         }
@@ -511,7 +514,7 @@ def test_registrations_racing_the_start_are_seated_or_refused_never_lost(db: str
         assert chips.audit() == []
         plan = t.plan
     with TestClient(create_app(db, clock=clock)) as client:  # a restart: the same plan
-        assert hub(client).tournaments.store.get(tid).plan == plan
+        assert hub(client).desk(TournamentDesk).store.get(tid).plan == plan
         assert organiser
 
 
@@ -778,5 +781,5 @@ def test_one_browsers_accounts_never_share_a_rated_table(tmp_path: Path) -> None
         assert len(tables) == 4
         for table in tables:
             assert sum(s.account is not None for s in table.seats) == 1
-        pairs = hub(client).records.suspicious_pairs()
+        pairs = hub(client).desk(RecordStore).suspicious_pairs()
         assert pairs == []  # they never met: nothing to report yet

@@ -43,13 +43,8 @@ from riichi.platform.tournaments import payouts
 from riichi.rules import Length, RuleSet, Settlement, find_ruleset
 from riichi.server import Store
 from riichi.server.money.ledger import ChipStore
-from riichi.server.storage import (
-    STAT_COLUMNS,
-    ChipsShort,
-    NewTable,
-    balance,
-    post,
-)
+from riichi.server.ratings.schema import STAT_COLUMNS
+from riichi.server.storage import ChipsShort, NewTable, balance, post
 
 WTA = find_ruleset("riichi-basic").replace(
     settlement=Settlement.WINNER_TAKES_ALL, length=Length.ONE_HAND
@@ -428,7 +423,7 @@ def test_money_tables_refuse_what_they_cannot_hold_and_move_nothing(tmp_path: Pa
             refused = client.post("/api/tables", json=body)
             assert refused.status_code == 400 and message in refused.json()["error"], body
         assert client.get("/api/chips").json()["balance"] == START_CHIPS
-        assert app.state.server.chips.balances() == {
+        assert app.state.server.desk(ChipStore).balances() == {
             BANK: -START_CHIPS,
             "account:1": START_CHIPS,
         }
@@ -437,7 +432,7 @@ def test_money_tables_refuse_what_they_cannot_hold_and_move_nothing(tmp_path: Pa
         statement = client.get("/api/chips").json()
         assert statement["balance"] == START_CHIPS - 1000
         assert statement["statement"]["items"][0]["amount"] == -1000
-        assert app.state.server.chips.balance(escrow(made.json()["id"])) == 4000
+        assert app.state.server.desk(ChipStore).balance(escrow(made.json()["id"])) == 4000
         # a single hand holds the bet and the feeding penalty: 7,500 of the 9,000 left
         single = {**timed, "length": "one-hand", "bet": 5000}
         assert client.post("/api/tables", json=single).status_code == 201
@@ -499,4 +494,4 @@ def test_a_money_table_whose_log_cannot_replay_is_voided_and_gives_back_its_escr
             time.sleep(0.02)
         assert stored.status == "void"
         assert client.get("/api/chips").json()["balance"] == START_CHIPS
-        assert hub.chips.balance(escrow(table["id"])) == 0
+        assert hub.desk(ChipStore).balance(escrow(table["id"])) == 0

@@ -15,6 +15,7 @@ from riichi.platform.chips import START_CHIPS
 from riichi.platform.tables import drawn_seats
 from riichi.server import create_app
 from riichi.server.clock import FakeClock
+from riichi.server.money.ledger import ChipStore
 from server_helpers import Person, confirming
 from test_attacks import ROSTER, WTA, hub, register, url
 from test_money_people import ONE_HAND_WTA, running_site
@@ -115,4 +116,4 @@ def test_a_seat_left_before_the_start_is_a_stake_given_back(tmp_path: Path) -> N
         assert back["what"] == "stake back: you left a money table before it started"
         assert back["link"] == "/money" and back["amount"] == -held["amount"] > 0
         assert held["what"] == "stake held for a money table"
-        assert site.app.state.server.chips.audit() == []
+        assert site.app.state.server.desk(ChipStore).audit() == []

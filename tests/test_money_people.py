@@ -222,7 +222,7 @@ def test_a_full_offer_left_by_a_crash_starts_when_the_site_comes_back(tmp_path: 
 
 
 def test_the_live_channel_is_for_signed_in_people_and_drops_the_oldest(tmp_path: Path) -> None:
-    from riichi.server.channel.notices import QUEUE, Notices
+    from riichi.server.notices import QUEUE, Notices
 
     notices = Notices()
     channel = notices.open(7)

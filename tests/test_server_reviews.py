@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 from riichi.formats.tenhou6 import write_tenhou6
 from riichi.server import Limits, create_app
 from riichi.server.review.desk import MAX_LOG, ReviewBusy, ReviewDesk
-from riichi.server.storage import reviews
+from riichi.server.review.schema import reviews
 from server_helpers import Seat, new_table
 from test_review import expert_match
 from test_server_accounts import register

@@ -32,7 +32,7 @@ from riichi.platform.tables import (
 from riichi.rules import Length, Settlement, find_ruleset
 from riichi.server import create_app
 from riichi.server.clock import FakeClock
-from riichi.server.storage import STAT_COLUMNS, game_stats
+from riichi.server.ratings.schema import STAT_COLUMNS, game_stats
 from server_helpers import Seat
 
 CLASSIC = find_ruleset("classic")

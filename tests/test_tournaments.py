@@ -28,6 +28,7 @@ from riichi.platform.tournaments import (
 from riichi.rules import find_ruleset
 from riichi.server import create_app
 from riichi.server.clock import FakeClock
+from riichi.server.money.ledger import ChipStore
 
 FOUR = find_ruleset("riichi-basic")
 SANMA = find_ruleset("sanma-kansai")
@@ -204,10 +205,10 @@ def test_sixteen_roster_computers_play_four_rounds_to_the_payout(tmp_path: Path)
         assert [s["paid"] for s in ranked[:3]] == [pot // 2, pot * 3 // 10, pot // 5]
         assert all(s["paid"] == 0 for s in ranked[3:])
         hub = app.state.server
-        assert hub.chips.balance(escrow(tid)) == 0
+        assert hub.desk(ChipStore).balance(escrow(tid)) == 0
         # the house backed the computers: it paid 1,600 in, added 400, and got the pot back
-        assert hub.chips.balance(HOUSE) == 0
-        assert hub.chips.audit() == []
+        assert hub.desk(ChipStore).balance(HOUSE) == 0
+        assert hub.desk(ChipStore).audit() == []
 
 
 def test_a_registration_pays_the_buy_in_and_a_cancelled_tournament_refunds_it(
@@ -233,7 +234,7 @@ def test_a_registration_pays_the_buy_in_and_a_cancelled_tournament_refunds_it(
             clock=clock,
         )
         assert client.get("/api/chips").json()["balance"] == 10_000
-        assert hub.chips.audit() == []
+        assert hub.desk(ChipStore).audit() == []
         late = client.post(f"/api/tournaments/{tid}/register", json={})
         assert late.status_code == 400 and "closed" in late.json()["error"]
 

@@ -30,20 +30,21 @@ from starlette.staticfiles import StaticFiles
 from riichi.platform.matchmaking import FILL_AFTER
 from riichi.platform.spectating import HAND, Delay
 from riichi.server import sockets
-from riichi.server.accounts import routes as accounts_routes
-from riichi.server.channel import routes as channel_routes
+from riichi.server.accounts.routes import FEATURE as ACCOUNTS
+from riichi.server.channel.routes import FEATURE as CHANNEL
 from riichi.server.clock import Clock, SystemClock
-from riichi.server.daily import routes as daily_routes
-from riichi.server.games import routes as games_routes
+from riichi.server.daily.routes import FEATURE as DAILY
+from riichi.server.feature import Feature
+from riichi.server.games.routes import FEATURE as GAMES
 from riichi.server.hub import Server
-from riichi.server.leagues import routes as leagues_routes
+from riichi.server.leagues.routes import FEATURE as LEAGUES
 from riichi.server.limits import Limits
-from riichi.server.money import routes as money_routes
-from riichi.server.play import routes as play_routes
-from riichi.server.ratings import routes as ratings_routes
-from riichi.server.review import routes as review_routes
+from riichi.server.money.routes import FEATURE as MONEY
+from riichi.server.play.routes import FEATURE as PLAY
+from riichi.server.ratings.routes import FEATURE as RATINGS
+from riichi.server.review.routes import FEATURE as REVIEW
 from riichi.server.storage import DEFAULT_URL
-from riichi.server.tournaments import routes as tournaments_routes
+from riichi.server.tournaments.routes import FEATURE as TOURNAMENTS
 from riichi.server.web import (
     EXCEPTION_HANDLERS,
     STATIC,
@@ -53,20 +54,20 @@ from riichi.server.web import (
     web_of,
 )
 
-# The site's features, each a package with its routes (``ROUTES``), its desk and its
-# storage; a new feature is a package and a line here.
-FEATURES: Sequence[Sequence[BaseRoute]] = (
-    play_routes.ROUTES,
-    sockets.ROUTES,
-    games_routes.ROUTES,
-    accounts_routes.ROUTES,
-    channel_routes.ROUTES,
-    ratings_routes.ROUTES,
-    daily_routes.ROUTES,
-    tournaments_routes.ROUTES,
-    money_routes.ROUTES,
-    leagues_routes.ROUTES,
-    review_routes.ROUTES,
+# The site's features (riichi.server.feature), each a package with its routes, its desk
+# and its storage; a new feature is a package and a line here.
+FEATURES: Sequence[Feature] = (
+    PLAY,
+    Feature("tables", sockets.ROUTES),  # the core's: a seat's or a spectator's socket
+    GAMES,
+    ACCOUNTS,
+    CHANNEL,
+    RATINGS,
+    DAILY,
+    TOURNAMENTS,
+    MONEY,
+    LEAGUES,
+    REVIEW,
 )
 
 
@@ -95,7 +96,7 @@ def create_app(
     redis_url: str | None = None,
     review_workers: int = 1,
     search_workers: int = 1,
-    features: Sequence[Sequence[BaseRoute]] = FEATURES,
+    features: Sequence[Feature] = FEATURES,
     metrics: str | None = None,
 ) -> Starlette:
     """The whole web app on the database at ``db_url`` (SQLite file by default).
@@ -107,7 +108,7 @@ def create_app(
     database (tables are then held by lease, never taken by force); ``redis_url``
     the Redis that relays connections between them and shares rate limits;
     ``review_workers`` the processes that compute game reviews, ``search_workers``
-    those in which searching computers think; ``features`` the site's features' routes;
+    those in which searching computers think; ``features`` the site's features;
     ``metrics`` the HOST:PORT that serves this process's metrics (none by default).
     """
     from riichi.server.storage import Store
@@ -133,6 +134,7 @@ def create_app(
             redis_url,
             review_workers,
             search_workers,
+            features,
         )
         await web.server.start()
         if metrics is not None:
@@ -140,7 +142,7 @@ def create_app(
         yield
         await web.server.close()
 
-    routes: list[BaseRoute] = [route for feature in features for route in feature]
+    routes: list[BaseRoute] = [route for feature in features for route in feature.routes]
     routes += [
         Route("/api/health", health),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -1,8 +1,7 @@
 """The site in one process: the lobby that opens tables (what it allows is
-``riichi.platform.tables``), the features' desks (the rated queue, the Daily Wall,
-tournaments, money, leagues, reviews), the lists, and finished games served from
-bounded caches. The live tables
-themselves belong to the ``Registry``.
+``riichi.platform.tables``), the lists, finished games served from bounded caches,
+and the desks the features provide (``riichi.server.feature``: held by type, none
+named here). The live tables themselves belong to the ``Registry``.
 
 Nothing here blocks the event loop on the database or on a long replay: reads
 and rebuilds run in worker threads, writes go through the store's writer.
@@ -16,7 +15,7 @@ import json
 import logging
 import secrets
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -40,20 +39,14 @@ from riichi.platform.tables import (
 )
 from riichi.rules import RuleSet
 from riichi.server.auth import Auth
-from riichi.server.channel.notices import Notices
 from riichi.server.clock import Clock
 from riichi.server.collector import keep_collections_short
-from riichi.server.daily.desk import DailyDesk
-from riichi.server.leagues.desk import LeagueDesk
+from riichi.server.feature import Desks, Feature
 from riichi.server.limits import Limits, RateLimits
-from riichi.server.money.desk import MoneyDesk
-from riichi.server.money.ledger import ChipStore
-from riichi.server.play.queue import RatedQueue
+from riichi.server.notices import Notices
 from riichi.server.protocol import Busy, NotFound, ProtocolError
-from riichi.server.ratings.records import RecordStore
 from riichi.server.registry import Elsewhere, Registry
 from riichi.server.relay import Relay
-from riichi.server.review.desk import ReviewDesk
 from riichi.server.seating import (
     accounts_named,
     clock_of,
@@ -66,7 +59,6 @@ from riichi.server.seating import (
 from riichi.server.storage import Account, ChipsShort, Store, StoredTable
 from riichi.server.table import LiveTable
 from riichi.server.thinkers import Thinkers
-from riichi.server.tournaments.desk import TournamentDesk
 from riichi.server.views import replay_frames
 
 log = logging.getLogger(__name__)
@@ -91,9 +83,10 @@ class Finished:
         return {**record, "commitment": self.stored.commitment, "salt": self.stored.salt}
 
 
-class Server:
-    """The site in one process: its live tables (``Registry``), the lobby, the rated
-    queue, the desks, the lists and pages, and the downloads of finished games."""
+class Server(Desks):
+    """The site in one process: its live tables (``Registry``), the lobby, the lists
+    and pages, the downloads of finished games, and the desks its features provide
+    (``riichi.server.feature``)."""
 
     def __init__(
         self,
@@ -107,45 +100,35 @@ class Server:
         redis_url: str | None = None,
         review_workers: int = 1,
         search_workers: int = 1,
+        features: Sequence[Feature] = (),
     ) -> None:
         self.store = store
-        self.records = RecordStore(store.engine)
         self.clock = clock
         self.limits = limits or Limits()
+        self.fill_after = fill_after
+        self.review_workers = review_workers
         self.rates = RateLimits(redis_url)  # shared by the site's processes, with Redis
         self.sockets: Counter[str] = Counter()
-        self.chips = ChipStore(store.engine)
         self.registry = Registry(
-            store,
-            clock,
-            self.limits,
-            bot_delay,
-            delay,
-            shared,
-            Thinkers(search_workers),
-            self.chips.void_table,
+            store, clock, self.limits, bot_delay, delay, shared, Thinkers(search_workers)
         )
         # a connection to a table another process owns is relayed to it (shared sites)
         self.relay = None if redis_url is None else Relay(redis_url, self.registry, self.limits)
         self.registry.metrics.watch(self)
         self.auth: Auth | None = None
         self._replays = asyncio.Semaphore(1)
-        self.daily = DailyDesk(self.registry)
-        self.tournaments = TournamentDesk(self.registry)
         self._tasks: list[asyncio.Task[None]] = []
         # per server: bounded caches of finished games and their downloads
         self.finished = alru_cache(maxsize=32)(self._finished)
         self.download = alru_cache(maxsize=8)(self._download)
-        self.reviews = ReviewDesk(store.engine, review_workers)
         self.notices = Notices()
-        self.money = MoneyDesk(self.registry, self.notices.send)
-        self.leagues = LeagueDesk(self.registry)
-        self.tournaments.notify = self.notices.send
-        self.queue = RatedQueue(self.registry, lambda: self.auth, self.notices.send, fill_after)
         self.registry.notify = self.notices.send
         if self.relay is not None:  # a notice reaches a channel on any process
             self.relay.deliver = self.notices.deliver
             self.notices.publish = self.relay.publish_notice
+        Desks.__init__(self)
+        for feature in features:
+            feature.setup(self)
 
     @property
     def tables(self) -> dict[str, LiveTable]:
@@ -170,17 +153,15 @@ class Server:
         if self.relay is not None:
             await self.relay.start()
         self._tasks = [
-            asyncio.create_task(self.queue.run(), name="matchmaker"),
             asyncio.create_task(keep_collections_short(), name="gc"),
-            asyncio.create_task(self.tournaments.run(), name="tournaments"),
-            asyncio.create_task(self.money.run(), name="money"),
-            asyncio.create_task(self.leagues.run(), name="leagues"),
+            *(asyncio.create_task(run(), name=name) for name, run in self._loops),
         ]
 
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
-        self.reviews.close()
+        for close in self._closing:
+            close()
         if self.relay is not None:
             await self.relay.close()
         await self.registry.close()
@@ -434,7 +415,7 @@ class Server:
         """A finished game's download, once it may be shown (a Daily Wall game: after
         its day, to everyone alike)."""
         game = await self.finished(game_id)
-        if not self.daily.may_see(game.stored):
+        if not self.may_see(game.stored):
             raise NotFound("this game is shown when its day is over")
         return await self.download(game_id, fmt)
 

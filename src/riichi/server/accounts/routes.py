@@ -10,6 +10,7 @@ from starlette.routing import BaseRoute, Route
 
 from riichi.platform.chips import account_ledger
 from riichi.server.auth import DEVICE_COOKIE, DEVICE_SECONDS
+from riichi.server.feature import BALANCES, QUEUE_VIEW, Feature
 from riichi.server.web import account_json, client_address, keep, web_of, with_cookie
 
 
@@ -65,13 +66,15 @@ async def me(request: Request) -> Response:
     session = await web.session_of(request)
     hub = web.server
     if session is None:
-        return JSONResponse({"account": None, "tables": [], "queue": await hub.queue.view(None)})
-    chips = await asyncio.to_thread(hub.chips.balance, account_ledger(session.account.id))
+        return JSONResponse(
+            {"account": None, "tables": [], "queue": await hub.desk(QUEUE_VIEW).view(None)}
+        )
+    chips = await asyncio.to_thread(hub.desk(BALANCES).balance, account_ledger(session.account.id))
     return JSONResponse(
         {
             "account": account_json(session.account),
             "tables": await hub.mine(session.account),
-            "queue": await hub.queue.view(session.account),
+            "queue": await hub.desk(QUEUE_VIEW).view(session.account),
             "chips": chips,
         }
     )
@@ -92,3 +95,5 @@ ROUTES: list[BaseRoute] = [
     Route("/api/me", me),
     Route("/api/online", online),
 ]
+
+FEATURE = Feature("accounts", ROUTES)

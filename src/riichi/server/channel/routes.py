@@ -8,8 +8,9 @@ import contextlib
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from riichi.server.channel.notices import ONLINE_SECONDS
+from riichi.server.feature import Feature
 from riichi.server.limits import Pace
+from riichi.server.notices import ONLINE_SECONDS
 from riichi.server.protocol import CLOSE_REFUSED, CLOSE_TOO_MANY
 from riichi.server.sockets import Refuse, counted_socket
 from riichi.server.web import web_of
@@ -70,3 +71,5 @@ async def serve_channel(websocket: WebSocket, address: str, refuse: Refuse) -> N
 
 
 ROUTES: list[BaseRoute] = [WebSocketRoute("/ws/me", channel_socket)]
+
+FEATURE = Feature("channel", ROUTES)

@@ -37,18 +37,12 @@ from riichi.platform.daily import (
     unranked_reason,
 )
 from riichi.platform.tables import HUMAN, Row, SeatSpec, TableKind, fixed_rules, roster_seat
+from riichi.server.daily.schema import daily_attempts
 from riichi.server.protocol import ProtocolError
+from riichi.server.ratings.schema import game_stats
 from riichi.server.registry import Registry
 from riichi.server.seating import fresh_table
-from riichi.server.storage import (
-    Account,
-    StorageError,
-    StoredTable,
-    accounts,
-    daily_attempts,
-    game_stats,
-    tables,
-)
+from riichi.server.storage import Account, StorageError, StoredTable, accounts, tables
 
 SECRET_KEY = "daily_secret"
 

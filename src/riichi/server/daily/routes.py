@@ -6,6 +6,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from riichi.server.daily.desk import DailyDesk
+from riichi.server.feature import Feature
+from riichi.server.hub import Server
 from riichi.server.web import page, web_of
 
 
@@ -15,13 +18,22 @@ async def daily(request: Request) -> Response:
     if request.method == "POST":
         await web.read_json(request)
         player = await web.signed_in(request)
-        play = await hub.daily.play(player.account, web.marks(request))
+        play = await hub.desk(DailyDesk).play(player.account, web.marks(request))
         return JSONResponse(play, status_code=201)
     day = request.query_params.get("day")
-    return JSONResponse(await hub.daily.view(day, await web.account_of(request)))
+    return JSONResponse(await hub.desk(DailyDesk).view(day, await web.account_of(request)))
 
 
 ROUTES: list[BaseRoute] = [
     Route("/daily", page),
     Route("/api/daily", daily, methods=["GET", "POST"]),
 ]
+
+
+def setup(hub: Server) -> None:
+    desk = DailyDesk(hub.registry)
+    hub.provide(desk)
+    hub.shown.append(desk.may_see)
+
+
+FEATURE = Feature("daily", ROUTES, setup)

@@ -6,6 +6,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from riichi.server.feature import Feature
 from riichi.server.web import page, web_of
 
 
@@ -39,3 +40,5 @@ ROUTES: list[BaseRoute] = [
     Route("/api/games/{id}/{fmt}", game_file),
     Route("/api/watch", watch_list),
 ]
+
+FEATURE = Feature("games", ROUTES)

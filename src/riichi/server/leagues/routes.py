@@ -7,6 +7,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from riichi.errors import excerpt
+from riichi.server.feature import Feature
+from riichi.server.hub import Server
+from riichi.server.leagues.desk import LeagueDesk
 from riichi.server.protocol import NotFound
 from riichi.server.web import page, web_of
 
@@ -14,7 +17,7 @@ from riichi.server.web import page, web_of
 async def league_list(request: Request) -> Response:
     """The seasons (GET), or a new one (POST)."""
     web = web_of(request)
-    desk = web.server.leagues
+    desk = web.server.desk(LeagueDesk)
     if request.method == "POST":
         body = await web.read_json(request)
         session = await web.signed_in(request)
@@ -23,14 +26,16 @@ async def league_list(request: Request) -> Response:
 
 
 async def league(request: Request) -> Response:
-    return JSONResponse(await web_of(request).server.leagues.view(request.path_params["id"]))
+    return JSONResponse(
+        await web_of(request).server.desk(LeagueDesk).view(request.path_params["id"])
+    )
 
 
 async def league_action(request: Request) -> Response:
     web = web_of(request)
     body = await web.read_json(request)
     session = await web.signed_in(request)
-    desk, league_id = web.server.leagues, request.path_params["id"]
+    desk, league_id = web.server.desk(LeagueDesk), request.path_params["id"]
     action = request.path_params["action"]
     if action == "join":
         return JSONResponse(await desk.join(session.account, league_id, body))
@@ -52,3 +57,11 @@ ROUTES: list[BaseRoute] = [
     Route("/api/leagues/{id}", league),
     Route("/api/leagues/{id}/{action}", league_action, methods=["POST"]),
 ]
+
+
+def setup(hub: Server) -> None:
+    desk = LeagueDesk(hub.registry)
+    hub.provide(desk, run=desk.run)
+
+
+FEATURE = Feature("leagues", ROUTES, setup)

@@ -16,14 +16,14 @@ from riichi.platform.leagues import (
     Game,
     LeagueError,
 )
-from riichi.server.storage import (
+from riichi.server.leagues.schema import (
     league_games,
     league_members,
     league_tables,
     league_waiting,
     leagues,
-    tables,
 )
+from riichi.server.storage import tables
 
 log = logging.getLogger(__name__)
 

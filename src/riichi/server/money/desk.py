@@ -38,19 +38,11 @@ from riichi.platform.chips import Transfer, account_ledger, escrow, left_event, 
 from riichi.platform.offers import OfferError, Sitter, check_offer, seat_for
 from riichi.platform.tables import HUMAN, SeatSpec, TableKind, drawn_seats
 from riichi.rules import RuleSet, changed_switches
+from riichi.server.money.schema import offer_seats, offers
 from riichi.server.protocol import NotFound, ProtocolError
 from riichi.server.registry import Registry
 from riichi.server.seating import accounts_named, clock_of, fresh_table, rules_of
-from riichi.server.storage import (
-    Account,
-    ChipsShort,
-    StorageError,
-    offer_seats,
-    offers,
-    players,
-    post,
-    tables,
-)
+from riichi.server.storage import Account, ChipsShort, StorageError, players, post, tables
 
 log = logging.getLogger(__name__)
 MAX_INVITED = 8  # names one offer may invite

@@ -23,15 +23,9 @@ from riichi.platform.chips import (
     out_of_line,
     release,
 )
-from riichi.server.storage import (
-    StorageError,
-    balance,
-    ledger,
-    offers,
-    post,
-    tables,
-    tournaments,
-)
+from riichi.server.money.schema import ledger, offers
+from riichi.server.storage import StorageError, balance, post, tables
+from riichi.server.tournaments.schema import tournaments
 
 
 class ChipStore:

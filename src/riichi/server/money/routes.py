@@ -11,7 +11,10 @@ from starlette.routing import BaseRoute, Route
 from riichi.errors import excerpt
 from riichi.platform.chips import account_ledger
 from riichi.server.auth import Session
-from riichi.server.hub import paged
+from riichi.server.feature import BALANCES, Feature
+from riichi.server.hub import Server, paged
+from riichi.server.money.desk import MoneyDesk
+from riichi.server.money.ledger import ChipStore
 from riichi.server.protocol import NotFound
 from riichi.server.web import HttpError, page, web_of
 
@@ -32,10 +35,10 @@ async def money(request: Request) -> Response:
     web = web_of(request)
     hub = web.server
     if request.method == "GET":
-        return JSONResponse(await hub.money.lobby(await web.account_of(request)))
+        return JSONResponse(await hub.desk(MoneyDesk).lobby(await web.account_of(request)))
     body = await web.read_json(request)
     session = await money_session(request)
-    created = await hub.money.create(session.account, body, web.marks(request))
+    created = await hub.desk(MoneyDesk).create(session.account, body, web.marks(request))
     return JSONResponse(created, status_code=201)
 
 
@@ -46,9 +49,11 @@ async def money_action(request: Request) -> Response:
     hub = web.server
     offer, action = request.path_params["id"], request.path_params["action"]
     if action == "sit":
-        return JSONResponse(await hub.money.sit(session.account, offer, web.marks(request), body))
+        return JSONResponse(
+            await hub.desk(MoneyDesk).sit(session.account, offer, web.marks(request), body)
+        )
     if action == "leave":
-        return JSONResponse(await hub.money.leave(session.account, offer))
+        return JSONResponse(await hub.desk(MoneyDesk).leave(session.account, offer))
     raise NotFound(f"no money table action {excerpt(action)}")
 
 
@@ -59,8 +64,8 @@ async def chips(request: Request) -> Response:
     limit, offset = web.paging(request)
     hub = web.server
     who = account_ledger(session.account.id)
-    balance = await asyncio.to_thread(hub.chips.balance, who)
-    items, total = await asyncio.to_thread(hub.chips.statement, who, limit, offset)
+    balance = await asyncio.to_thread(hub.desk(ChipStore).balance, who)
+    items, total = await asyncio.to_thread(hub.desk(ChipStore).statement, who, limit, offset)
     return JSONResponse({"balance": balance, "statement": paged(items, total, limit, offset)})
 
 
@@ -71,3 +76,14 @@ ROUTES: list[BaseRoute] = [
     Route("/api/money/{id}/{action}", money_action, methods=["POST"]),
     Route("/api/chips", chips),
 ]
+
+
+def setup(hub: Server) -> None:
+    chips = ChipStore(hub.store.engine)
+    hub.provide(chips, BALANCES)
+    hub.registry.void = chips.void_table  # a table that cannot replay gives back its chips
+    desk = MoneyDesk(hub.registry, hub.notices.send)
+    hub.provide(desk, run=desk.run)
+
+
+FEATURE = Feature("money", ROUTES, setup)

@@ -7,6 +7,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from riichi.rules import PRESETS
+from riichi.server.feature import QUEUE_VIEW, Feature
+from riichi.server.hub import Server
+from riichi.server.play.queue import RatedQueue
 from riichi.server.protocol import Busy, ProtocolError
 from riichi.server.web import client_address, error, page, web_of
 
@@ -15,19 +18,21 @@ async def queue(request: Request) -> Response:
     web = web_of(request)
     hub = web.server
     if request.method == "GET":
-        return JSONResponse(await hub.queue.view(await web.account_of(request)))
+        return JSONResponse(await hub.desk(RatedQueue).view(await web.account_of(request)))
     body = await web.read_json(request)
     session = await web.signed_in(request)
     if request.method == "DELETE":
-        await hub.queue.leave(session.account)
+        await hub.desk(RatedQueue).leave(session.account)
     else:
         pool = body.get("pool") if isinstance(body, dict) else None
         device, _ = web.device_of(request)  # a browser without one is a browser of its own
         try:
-            await hub.queue.join(session.account, str(pool), client_address(request), device)
+            await hub.desk(RatedQueue).join(
+                session.account, str(pool), client_address(request), device
+            )
         except ProtocolError as exc:
             return error(str(exc), 409)
-    return JSONResponse(await hub.queue.view(session.account))
+    return JSONResponse(await hub.desk(RatedQueue).view(session.account))
 
 
 async def create_table(request: Request) -> Response:
@@ -77,3 +82,11 @@ ROUTES: list[BaseRoute] = [
     Route("/api/tables", list_tables, methods=["GET"]),
     Route("/api/tables/{id}", table_info),
 ]
+
+
+def setup(hub: Server) -> None:
+    queue = RatedQueue(hub.registry, lambda: hub.auth, hub.notices.send, hub.fill_after)
+    hub.provide(queue, QUEUE_VIEW, run=queue.run)
+
+
+FEATURE = Feature("play", ROUTES, setup)

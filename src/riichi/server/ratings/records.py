@@ -17,15 +17,8 @@ from sqlalchemy.engine import Engine
 from riichi.game.stats import Totals
 from riichi.platform.integrity import SuspiciousPair, suspicious_pairs
 from riichi.platform.ratings import PROVISIONAL_GAMES
-from riichi.server.storage import (
-    STAT_COLUMNS,
-    game_stats,
-    rate_match,
-    rating_history,
-    ratings,
-    sightings,
-    tables,
-)
+from riichi.server.ratings.schema import STAT_COLUMNS, game_stats, rating_history, ratings
+from riichi.server.storage import rate_match, sightings, tables
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,8 +6,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from riichi.server.feature import Feature
+from riichi.server.hub import Server
 from riichi.server.protocol import NotFound
 from riichi.server.ratings import pages
+from riichi.server.ratings.records import RecordStore
 from riichi.server.web import page, web_of
 
 
@@ -33,3 +36,10 @@ ROUTES: list[BaseRoute] = [
     Route("/api/leaderboard", leaderboard),
     Route("/api/players/{key}", player),
 ]
+
+
+def setup(hub: Server) -> None:
+    hub.provide(RecordStore(hub.store.engine))
+
+
+FEATURE = Feature("ratings", ROUTES, setup)

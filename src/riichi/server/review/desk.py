@@ -46,7 +46,8 @@ from riichi.formats import LogFormatError, UnsupportedLogError
 from riichi.formats.replay import load_match
 from riichi.game import Match
 from riichi.server.protocol import Busy, NotFound, ProtocolError
-from riichi.server.storage import game_stats, reviews
+from riichi.server.ratings.schema import game_stats
+from riichi.server.review.schema import reviews
 from riichi.server.views import replay_frames
 
 MAX_LOG = 1 << 20  # bytes: a Tenhou hanchan's XML is 30-60 kB, its mjai 100-200 kB

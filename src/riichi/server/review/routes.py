@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from riichi.errors import excerpt
+from riichi.server.feature import PLAYER_REVIEWS, Feature
+from riichi.server.hub import Server
 from riichi.server.protocol import NotFound
-from riichi.server.review.desk import MAX_LOG, REVIEWERS, joined, reviewable
+from riichi.server.review.desk import MAX_LOG, REVIEWERS, ReviewDesk, joined, reviewable
 from riichi.server.web import HttpError, client_address, page, seat_param, web_of
-
-if TYPE_CHECKING:
-    from riichi.server.hub import Server
 
 
 async def reviewer_key(request: Request) -> str:
@@ -43,11 +40,11 @@ async def seat_review(hub: Server, game_id: str, seat: int, who: str, by: str) -
     reviewer ``by``, stored or computed now (`ReviewDesk`), as JSON: ``game``,
     ``players``, ``review``."""
     game = await hub.finished(game_id)
-    if not hub.daily.may_see(game.stored):
+    if not hub.may_see(game.stored):
         raise NotFound("this game is shown when its day is over")
     players = [s.public() for s in game.seats]
     reviewable(players, seat)
-    review = await hub.reviews.of_game(game_id, seat, who, game.match.record, by)
+    review = await hub.desk(ReviewDesk).of_game(game_id, seat, who, game.match.record, by)
     return joined(game=game_id, players=players, review=review)
 
 
@@ -66,7 +63,7 @@ async def upload_review(request: Request) -> Response:
     if name is not None and (not isinstance(name, str) or len(name) > 64):
         raise HttpError('"name" is a player\'s name', 400)
     keep = fields.get("keep") is True
-    done = await web.server.reviews.of_log(log.encode(), seat, name, keep, who)
+    done = await web.server.desk(ReviewDesk).of_log(log.encode(), seat, name, keep, who)
     return Response(done, media_type="application/json")
 
 
@@ -74,7 +71,7 @@ async def kept_review(request: Request) -> Response:
     seat = seat_param(request.path_params["seat"])
     who = await reviewer_key(request)
     game = request.path_params["game"]
-    found = await web_of(request).server.reviews.kept(game[:80], seat, who)
+    found = await web_of(request).server.desk(ReviewDesk).kept(game[:80], seat, who)
     return Response(found, media_type="application/json")
 
 
@@ -85,3 +82,11 @@ ROUTES: list[BaseRoute] = [
     Route("/api/reviews", upload_review, methods=["POST"]),
     Route("/api/reviews/{game}/{seat}", kept_review),
 ]
+
+
+def setup(hub: Server) -> None:
+    desk = ReviewDesk(hub.store.engine, hub.review_workers)
+    hub.provide(desk, PLAYER_REVIEWS, close=desk.close)
+
+
+FEATURE = Feature("review", ROUTES, setup)

@@ -12,37 +12,14 @@ commit), so many tables share each disk sync and the event loop never waits
 on the disk.
 
 The package: ``riichi.server.schema`` holds the core's tables (tables, leases,
-actions, accounts and their sessions) and each feature's ``schema`` module its own,
-all in one metadata; ``rows`` the records read back, ``writes`` what is written in
+actions, accounts and their sessions) and each feature's ``schema`` module its own
+(imported from there), all in one metadata; ``rows`` the records read back,
+``writes`` what is written in
 one transaction (actions and clock rows, the lease fence, the end of a match with
 its ratings, settlements and league points), ``store`` the ``Store`` and the group
 commit ``Writer``, ``account_store`` the ``AccountStore``. This module names them all.
 """
 
-from riichi.server.daily.schema import (
-    daily_attempts,
-)
-from riichi.server.leagues.schema import (
-    league_games,
-    league_members,
-    league_tables,
-    league_waiting,
-    leagues,
-)
-from riichi.server.money.schema import (
-    ledger,
-    offer_seats,
-    offers,
-)
-from riichi.server.ratings.schema import (
-    STAT_COLUMNS,
-    game_stats,
-    rating_history,
-    ratings,
-)
-from riichi.server.review.schema import (
-    reviews,
-)
 from riichi.server.schema import (
     CLOSED,
     DAY_SECONDS,
@@ -86,11 +63,6 @@ from riichi.server.storage.writes import (
     post,
     rate_match,
 )
-from riichi.server.tournaments.schema import (
-    entrants,
-    tournament_tables,
-    tournaments,
-)
 
 __all__ = [
     "BASELINE",
@@ -99,7 +71,6 @@ __all__ = [
     "DEFAULT_URL",
     "MIGRATIONS",
     "OPERATOR",
-    "STAT_COLUMNS",
     "Account",
     "AccountStore",
     "ActionRow",
@@ -115,32 +86,16 @@ __all__ = [
     "accounts",
     "actions",
     "balance",
-    "daily_attempts",
-    "entrants",
-    "game_stats",
     "leaders",
-    "league_games",
-    "league_members",
-    "league_tables",
-    "league_waiting",
-    "leagues",
     "leases",
-    "ledger",
     "metadata",
     "migrate",
-    "offer_seats",
-    "offers",
     "players",
     "post",
     "queue_table",
     "rate_match",
-    "rating_history",
-    "ratings",
-    "reviews",
     "sessions",
     "settings",
     "sightings",
     "tables",
-    "tournament_tables",
-    "tournaments",
 ]

@@ -7,14 +7,16 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from riichi.errors import excerpt
-from riichi.server.hub import paged
+from riichi.server.feature import Feature
+from riichi.server.hub import Server, paged
 from riichi.server.protocol import NotFound
+from riichi.server.tournaments.desk import TournamentDesk
 from riichi.server.web import page, web_of
 
 
 async def tournaments(request: Request) -> Response:
     web = web_of(request)
-    desk = web.server.tournaments
+    desk = web.server.desk(TournamentDesk)
     if request.method == "POST":
         body = await web.read_json(request)
         session = await web.signed_in(request)
@@ -25,14 +27,16 @@ async def tournaments(request: Request) -> Response:
 
 
 async def tournament(request: Request) -> Response:
-    return JSONResponse(await web_of(request).server.tournaments.view(request.path_params["id"]))
+    return JSONResponse(
+        await web_of(request).server.desk(TournamentDesk).view(request.path_params["id"])
+    )
 
 
 async def tournament_action(request: Request) -> Response:
     web = web_of(request)
     body = await web.read_json(request)
     session = await web.signed_in(request)
-    desk, tid = web.server.tournaments, request.path_params["id"]
+    desk, tid = web.server.desk(TournamentDesk), request.path_params["id"]
     action = request.path_params["action"]
     if action == "register":
         return JSONResponse(await desk.register(session.account, tid))
@@ -51,3 +55,12 @@ ROUTES: list[BaseRoute] = [
     Route("/api/tournaments/{id}", tournament),
     Route("/api/tournaments/{id}/{action}", tournament_action, methods=["POST"]),
 ]
+
+
+def setup(hub: Server) -> None:
+    desk = TournamentDesk(hub.registry)
+    desk.notify = hub.notices.send
+    hub.provide(desk, run=desk.run)
+
+
+FEATURE = Feature("tournaments", ROUTES, setup)

@@ -22,15 +22,8 @@ from riichi.platform.tournaments import (
     check_organiser,
 )
 from riichi.rules import RuleSet
-from riichi.server.storage import (
-    StorageError,
-    accounts,
-    entrants,
-    post,
-    tables,
-    tournament_tables,
-    tournaments,
-)
+from riichi.server.storage import StorageError, accounts, post, tables
+from riichi.server.tournaments.schema import entrants, tournament_tables, tournaments
 
 log = logging.getLogger(__name__)
 NOT_ENDED = ("open", "closing", "running")
