@@ -1048,6 +1048,77 @@ def test_a_league_season_page_shows_standings_teams_and_pt(
         server.stop()
 
 
+def test_an_operator_moderates_in_the_page_and_a_player_reports(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A player reports another under a finished rated game's replay; the operator sees
+    the report, suspends the account and closes the report in the page, and the log
+    shows both acts with their reasons."""
+    from argon2 import PasswordHasher
+    from sqlalchemy import update
+
+    from riichi.platform.accounts import name_key
+    from riichi.server.clock import FakeClock
+    from riichi.server.storage import accounts as accounts_table
+    from server_helpers import Running
+    from test_ratings import Site
+
+    site = Site(tmp_path)  # the database the server then serves
+    people = [site.account(n) for n in ("Ann", "Bob", "Cid", "Dee")]
+    game = site.play(people)
+    with site.store.engine.begin() as conn:  # Ann signs in with a password of her own
+        conn.execute(
+            update(accounts_table)
+            .where(accounts_table.c.id == people[0])
+            .values(password_hash=PasswordHasher().hash("correct horse"))
+        )
+    site.store.close()
+    server = Running(create_app(site.url, clock=FakeClock()))
+    errors: list[str] = []
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        sign_up(page, server.url, "Warden")
+        server.app.state.server.store.accounts.set_role(name_key("Warden"), "operator")
+        other = browser.new_page(viewport={"width": 1280, "height": 900})
+        other.on("pageerror", lambda exc: errors.append(str(exc)))
+        other.goto(server.url)
+        other.fill("#account-name", "Ann")
+        other.fill("#account-password", "correct horse")
+        other.click("#sign-in-button")
+        other.wait_for_selector("#my-page")
+        other.goto(f"{server.url}/replay/{game}")
+        other.wait_for_selector("#report-box:not([hidden])")
+        other.click("#report-box summary")
+        other.select_option("#report-who", str(people[1]))
+        other.fill("#report-form textarea", "called every tile to stall")
+        other.click("#report-form button[type=submit]")
+        other.wait_for_selector("#report-note:has-text('sent')")
+        page.goto(f"{server.url}/moderation")
+        page.wait_for_selector("#m-reports li:has-text('Ann reports Bob')")
+        page.select_option("#m-act", "suspend")
+        page.fill("#m-form input[name=name]", "Bob")
+        page.fill("#m-form input[name=reason]", "stalling, reported by Ann")
+        page.click("#m-form button[type=submit]")
+        page.wait_for_selector("#m-log tr:has-text('suspend')")
+        page.select_option("#m-act", "report")
+        assert page.locator("#m-form input[name=name]").is_hidden()
+        page.fill("#m-form input[name=report]", "1")
+        page.fill("#m-form input[name=reason]", "suspended")
+        page.click("#m-form button[type=submit]")
+        page.wait_for_selector("#m-reports li:has-text('no open report')")
+        rows = page.locator("#m-log tr")
+        assert rows.count() == 2
+        assert "stalling, reported by Ann" in rows.nth(1).inner_text()
+        shot(page, "14-moderation")
+        other.goto(f"{server.url}/moderation")  # a player: refused, and told so
+        other.wait_for_selector("#m-denied:has-text('only the site')")
+        assert other.locator("#m-form").is_hidden()
+        assert errors == []
+    finally:
+        server.stop()
+
+
 # a tab in the background, whose browser notifications are recorded as they are shown
 IN_THE_BACKGROUND = """
 Object.defineProperty(document, "hidden", { get: () => true });

@@ -12,6 +12,7 @@ from riichi.cli.hand import hand_command
 from riichi.cli.info import info_command
 from riichi.cli.league import league_command
 from riichi.cli.learn import learn_command
+from riichi.cli.moderate import moderate_command
 from riichi.cli.play import play_command
 from riichi.cli.ratings import ratings_command
 from riichi.cli.replay import replay_command
@@ -49,5 +50,6 @@ main.add_command(walls_command)
 main.add_command(info_command)
 main.add_command(operator_command)
 main.add_command(audit_command)
+main.add_command(moderate_command)
 main.add_command(backup_command)
 main.add_command(restore_command)

@@ -39,6 +39,7 @@ from riichi.server.games.routes import FEATURE as GAMES
 from riichi.server.hub import Server
 from riichi.server.leagues.routes import FEATURE as LEAGUES
 from riichi.server.limits import Limits
+from riichi.server.moderation.routes import FEATURE as MODERATION
 from riichi.server.money.routes import FEATURE as MONEY
 from riichi.server.play.routes import FEATURE as PLAY
 from riichi.server.ratings.routes import FEATURE as RATINGS
@@ -68,6 +69,7 @@ FEATURES: Sequence[Feature] = (
     MONEY,
     LEAGUES,
     REVIEW,
+    MODERATION,  # after ratings and money, whose interfaces it uses
 )
 
 

@@ -197,6 +197,8 @@ class Auth:
         hashed = found[1] if found is not None else self._dummy
         if not await self.hashing.run(self._verify, hashed, password, known=known) or found is None:
             raise AuthError("wrong name or password", 401)
+        if await asyncio.to_thread(self.store.is_suspended, found[0].id):
+            raise AuthError(f"the account {found[0].name} is suspended", 403)
         await self._seen(found[0], address, device)
         return found[0], await self._new_session(found[0])
 

@@ -22,6 +22,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from sqlalchemy.engine import Connection
 from starlette.routing import BaseRoute
 
 from riichi.server.storage import Account, StoredTable
@@ -73,7 +74,25 @@ class PlayerReviews(Protocol):
     def of_player(self, player: str) -> list[dict[str, Any]]: ...
 
 
+class RatedGames(Protocol):
+    """A rated game taken out of the ratings, and a player's name changed where the
+    ratings show it, in the caller's transaction (ratings)."""
+
+    def void_rated(self, conn: Connection, table_id: str) -> int: ...
+
+    def rename(self, conn: Connection, player: str, name: str) -> None: ...
+
+
+class TableChips(Protocol):
+    """What a table that ended void holds, given back in the caller's transaction
+    (money)."""
+
+    def release(self, conn: Connection, table_id: str, now: float) -> int: ...
+
+
 BALANCES: Interface[Balances] = Interface("balances")
+RATED_GAMES: Interface[RatedGames] = Interface("rated games")
+TABLE_CHIPS: Interface[TableChips] = Interface("table chips")
 QUEUE_VIEW: Interface[QueueView] = Interface("queue view")
 PLAYER_REVIEWS: Interface[PlayerReviews] = Interface("player reviews")
 
@@ -124,6 +143,8 @@ __all__ = [
     "BALANCES",
     "PLAYER_REVIEWS",
     "QUEUE_VIEW",
+    "RATED_GAMES",
+    "TABLE_CHIPS",
     "Balances",
     "Desks",
     "Feature",
@@ -131,4 +152,6 @@ __all__ = [
     "Missing",
     "PlayerReviews",
     "QueueView",
+    "RatedGames",
+    "TableChips",
 ]

@@ -283,6 +283,13 @@ class Registry:
             del self.tables[table.id]
         table.closed = True
 
+    async def let_go(self, table_id: str, why: tuple[str, int]) -> None:
+        """Drop a table this process plays, if it does (its stored state changed under
+        it: an operator closed it)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            await self._drop(table, why)
+
     async def _drop(self, table: LiveTable, why: tuple[str, int]) -> None:
         """Tell the viewers why, let the table go and stop its task."""
         table.kick_all(why)

@@ -293,7 +293,7 @@ class Relay:
         account = message.get("account")
         token = message.get("token")
         try:
-            viewer = table.admit(
+            viewer = await table.admit_person(
                 token if isinstance(token, str) else None,
                 account if isinstance(account, int) else None,
             )

@@ -94,6 +94,7 @@ accounts = Table(
     Column("password_hash", Text, nullable=False),
     Column("created", Float, nullable=False),
     Column("role", String(16)),  # "operator": may add the house's chips; else none
+    Column("suspended", Float),  # when an operator suspended it (0012); None: in good standing
 )
 
 

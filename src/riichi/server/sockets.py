@@ -93,7 +93,7 @@ async def serve_viewer(websocket: WebSocket, address: str, refuse: Refuse) -> No
         return
     account = await web.account_of(websocket)
     try:
-        viewer = table.admit(
+        viewer = await table.admit_person(
             websocket.query_params.get("token"), account.id if account is not None else None
         )
     except ProtocolError as exc:

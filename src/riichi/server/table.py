@@ -246,6 +246,14 @@ class LiveTable:
         """A viewer for a connection (`Audience.admit`)."""
         return self.audience.admit(token, account)
 
+    async def admit_person(self, token: str | None, account: int | None) -> Viewer:
+        """``admit``, but never into a suspended account's seat (its clock plays it)."""
+        viewer = self.admit(token, account)
+        holder = None if viewer.seat is None else self.seats[viewer.seat].account
+        if holder is not None and await asyncio.to_thread(self.store.accounts.is_suspended, holder):
+            raise ProtocolError(f"table {self.id}: that seat's account is suspended")
+        return viewer
+
     def _start_clocks(self, now: float) -> None:
         assert self.timer is not None and self.policy is not None
         start_clocks(self.policy, self.timer, self.match, set(self.bots), now)

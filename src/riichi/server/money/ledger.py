@@ -181,7 +181,14 @@ class ChipStore:
             )
             if done.rowcount != 1:
                 raise StorageError(f"table {table_id}: not a live table, so it cannot be voided")
-            post(conn, f"table:{table_id}", release(table_id, held_by(conn, escrow(table_id))), now)
+            self.release(conn, table_id, now)
+
+    def release(self, conn: Connection, table_id: str, now: float) -> int:
+        """Give every player of a table that ended void back what its escrow holds for
+        them, in ``conn``'s transaction; the chips given back."""
+        given = release(table_id, held_by(conn, escrow(table_id)))
+        post(conn, f"table:{table_id}", given, now)
+        return sum(t.amount for t in given)
 
 
 def held_by(conn: Connection, account: str) -> dict[str, int]:

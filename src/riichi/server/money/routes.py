@@ -11,7 +11,7 @@ from starlette.routing import BaseRoute, Route
 from riichi.errors import excerpt
 from riichi.platform.chips import account_ledger
 from riichi.server.auth import Session
-from riichi.server.feature import BALANCES, Feature
+from riichi.server.feature import BALANCES, TABLE_CHIPS, Feature
 from riichi.server.hub import Server, paged
 from riichi.server.money.desk import MoneyDesk
 from riichi.server.money.ledger import ChipStore
@@ -80,7 +80,7 @@ ROUTES: list[BaseRoute] = [
 
 def setup(hub: Server) -> None:
     chips = ChipStore(hub.store.engine)
-    hub.provide(chips, BALANCES)
+    hub.provide(chips, BALANCES, TABLE_CHIPS)
     hub.registry.void = chips.void_table  # a table that cannot replay gives back its chips
     desk = MoneyDesk(hub.registry, hub.notices.send)
     hub.provide(desk, run=desk.run)

@@ -3,7 +3,7 @@ and games, and the recomputation of every rating from the stored matches.
 
 The rows are written by the storage layer when a match ends (``storage._finish``);
 this module only reads them, except ``recompute``, which rebuilds the ratings
-in one transaction.
+in one transaction, and ``void_rated``, which takes a game out of them.
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Integer, case, delete, func, or_, select
-from sqlalchemy.engine import Engine
+from sqlalchemy import Integer, case, delete, func, or_, select, update
+from sqlalchemy.engine import Connection, Engine
 
 from riichi.game.stats import Totals
 from riichi.platform.integrity import SuspiciousPair, suspicious_pairs
 from riichi.platform.ratings import PROVISIONAL_GAMES
 from riichi.server.ratings.schema import STAT_COLUMNS, game_stats, rating_history, ratings
-from riichi.server.storage import rate_match, sightings, tables
+from riichi.server.storage import StorageError, rate_match, sightings, tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,42 +211,63 @@ class RecordStore:
         """Rebuild every rating from the stored rated matches, in the order they were
         first applied (matches never applied: by when they finished). Returns how many
         matches were rated; the numbers are those the live updates gave."""
-        first_applied = (
-            select(rating_history.c.table_id, func.min(rating_history.c.seq).label("seq"))
-            .group_by(rating_history.c.table_id)
-            .subquery()
-        )
-        order = func.coalesce(first_applied.c.seq, 2**31 - 1).cast(Integer)
-        rated = (
-            select(game_stats.c.table_id, game_stats.c.finished, order.label("applied"))
-            .select_from(
-                game_stats.outerjoin(
-                    first_applied, first_applied.c.table_id == game_stats.c.table_id
-                )
-            )
-            .where(game_stats.c.rated)
-            .distinct()
-            .order_by("applied", game_stats.c.finished, game_stats.c.table_id)
-        )
         with self.engine.begin() as conn:
-            matches = conn.execute(rated).all()
-            seats = conn.execute(
-                select(game_stats.c.table_id, game_stats.c.seat, game_stats.c.player)
-                .add_columns(game_stats.c.place)
-                .where(game_stats.c.rated)
-                .order_by(game_stats.c.table_id, game_stats.c.seat)
-            ).all()
-            names = {row.player: row.name for row in conn.execute(select(ratings)).all()}
-            by_table: dict[str, list[tuple[str, str, int]]] = {}
-            for row in seats:
-                by_table.setdefault(row.table_id, []).append(
-                    (row.player, names.get(row.player, row.player), row.place)
-                )
-            conn.execute(delete(rating_history))
-            conn.execute(delete(ratings))
-            for match in matches:
-                rate_match(conn, match.table_id, match.finished, by_table[match.table_id])
-        return len(matches)
+            return rebuild(conn)
+
+    def void_rated(self, conn: Connection, table_id: str) -> int:
+        """Take a rated game out of the ratings in ``conn``'s transaction: its seats'
+        figures are no longer rated and every rating is rebuilt from the other games
+        (as ``recompute`` would). Returns the seats it took out."""
+        done = conn.execute(
+            update(game_stats)
+            .where(game_stats.c.table_id == table_id, game_stats.c.rated)
+            .values(rated=False)
+        )
+        if done.rowcount == 0:
+            raise StorageError(f"table {table_id}: not a rated game, or voided already")
+        rebuild(conn)
+        return int(done.rowcount)
+
+    def rename(self, conn: Connection, player: str, name: str) -> None:
+        """The name the leaderboard shows for ``player`` (an account renamed)."""
+        conn.execute(update(ratings).where(ratings.c.player == player).values(name=name))
+
+
+def rebuild(conn: Connection) -> int:
+    """Every rating rebuilt from the rated matches stored (``RecordStore.recompute``)."""
+    first_applied = (
+        select(rating_history.c.table_id, func.min(rating_history.c.seq).label("seq"))
+        .group_by(rating_history.c.table_id)
+        .subquery()
+    )
+    order = func.coalesce(first_applied.c.seq, 2**31 - 1).cast(Integer)
+    rated = (
+        select(game_stats.c.table_id, game_stats.c.finished, order.label("applied"))
+        .select_from(
+            game_stats.outerjoin(first_applied, first_applied.c.table_id == game_stats.c.table_id)
+        )
+        .where(game_stats.c.rated)
+        .distinct()
+        .order_by("applied", game_stats.c.finished, game_stats.c.table_id)
+    )
+    matches = conn.execute(rated).all()
+    seats = conn.execute(
+        select(game_stats.c.table_id, game_stats.c.seat, game_stats.c.player)
+        .add_columns(game_stats.c.place)
+        .where(game_stats.c.rated)
+        .order_by(game_stats.c.table_id, game_stats.c.seat)
+    ).all()
+    names = {row.player: row.name for row in conn.execute(select(ratings)).all()}
+    by_table: dict[str, list[tuple[str, str, int]]] = {}
+    for row in seats:
+        by_table.setdefault(row.table_id, []).append(
+            (row.player, names.get(row.player, row.player), row.place)
+        )
+    conn.execute(delete(rating_history))
+    conn.execute(delete(ratings))
+    for match in matches:
+        rate_match(conn, match.table_id, match.finished, by_table[match.table_id])
+    return len(matches)
 
 
 def _shown(now: float | None) -> tuple[Any, ...]:

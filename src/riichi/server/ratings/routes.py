@@ -6,7 +6,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from riichi.server.feature import Feature
+from riichi.server.feature import RATED_GAMES, Feature
 from riichi.server.hub import Server
 from riichi.server.protocol import NotFound
 from riichi.server.ratings import pages
@@ -39,7 +39,7 @@ ROUTES: list[BaseRoute] = [
 
 
 def setup(hub: Server) -> None:
-    hub.provide(RecordStore(hub.store.engine))
+    hub.provide(RecordStore(hub.store.engine), RATED_GAMES)
 
 
 FEATURE = Feature("ratings", ROUTES, setup)

@@ -82,6 +82,13 @@ class AccountStore:
             row = conn.execute(select(accounts).where(accounts.c.name_key == key)).first()
         return None if row is None else (Account(row.id, row.name), row.password_hash)
 
+    def is_suspended(self, account_id: int) -> bool:
+        with self.engine.connect() as conn:
+            when = conn.execute(
+                select(accounts.c.suspended).where(accounts.c.id == account_id)
+            ).scalar_one_or_none()
+        return when is not None
+
     def is_operator(self, account_id: int) -> bool:
         with self.engine.connect() as conn:
             role = conn.execute(
@@ -177,11 +184,16 @@ class AccountStore:
             )
 
     def session_account(self, session_id: str, now: float) -> Account | None:
-        """The account of a live session: not revoked, not expired."""
+        """The account of a live session: not revoked, not expired, not suspended."""
         query = (
             select(accounts.c.id, accounts.c.name)
             .select_from(sessions.join(accounts, sessions.c.account_id == accounts.c.id))
-            .where(sessions.c.id == session_id, ~sessions.c.revoked, sessions.c.expires > now)
+            .where(
+                sessions.c.id == session_id,
+                ~sessions.c.revoked,
+                sessions.c.expires > now,
+                accounts.c.suspended.is_(None),  # a suspended account has no live session
+            )
         )
         with self.engine.connect() as conn:
             row = conn.execute(query).first()

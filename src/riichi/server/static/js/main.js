@@ -4,6 +4,7 @@ import { loadMe } from "./account.js";
 import { showChips, showDaily, showTournament, showTournaments } from "./competitions.js";
 import { showLobby } from "./lobby.js";
 import { showLeague, showLeagues } from "./leagues.js";
+import { showModeration } from "./moderation.js";
 import { showMoney } from "./money.js";
 import { showLeaderboard, showPlayer, showWatch } from "./pages.js";
 import { showCompare, showReplay } from "./replay.js";
@@ -26,6 +27,7 @@ else if (path[0] === "review" && path.length === 3) showReview(path[1], path[2])
 else if (path[0] === "review") showReviewUpload();
 else if (path[0] === "chips") showChips();
 else if (path[0] === "money") showMoney();
+else if (path[0] === "moderation") showModeration();
 else if (path[0] === "leagues") showLeagues();
 else if (path[0] === "league") showLeague(path[1]);
 else if (path[0] === "daily") loadMe().then(showDaily);

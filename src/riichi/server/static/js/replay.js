@@ -1,6 +1,7 @@
 // Replays, and two games of the same walls side by side.
 import { drawTable } from "./board.js";
 import { $, el, link, setStatus } from "./dom.js";
+import { offerReport } from "./moderation.js";
 import { resultHtml, showResult } from "./result.js";
 import { showRules } from "./rules.js";
 import { WINDS } from "./tiles.js";
@@ -109,6 +110,7 @@ export async function showReplay(gameId) {
   const reviews = $("#review-links");
   reviews.replaceChildren(...pane.data.players.flatMap((p, s) => (p.bot ? [] : [link(`review ${p.name}`, `/review/${gameId}/${s}`)])));
   replayKeys(pane);
+  offerReport(gameId, pane.data.players);
 }
 
 // The replay's keys: arrows and page keys step, Enter or Escape closes a result;
