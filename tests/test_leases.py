@@ -624,6 +624,90 @@ def test_a_third_process_dies_and_every_game_is_the_one_one_process_plays(
         assert played[table_id] == stored_actions(alone, table_id), table_id
 
 
+def test_a_stopped_process_hands_its_tables_over_at_once(
+    shared: str, redis_server: Redis, tmp_path: Path
+) -> None:
+    """Three processes, twelve live tables, each person connected to the process after
+    its table's. SIGTERM the owner of a third of them mid-play: before it exits it has
+    handed every lease back (none left for the others to wait out: the kill test's
+    ~13 s), they are taken, every person goes on from its last acknowledged version,
+    and every finished game is action for action the one one process plays."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sqlalchemy import select
+
+    from riichi.server.storage import leases
+
+    ports = [free_port() for _ in range(3)]
+    options = ("--shared", "--redis", redis_server.url)
+    kinds = ["human", "efficiency", "efficiency", "efficiency"]
+    ids = [f"h{n:02d}" for n in range(12)]
+    store = Store(shared)
+    servers = []
+
+    def owners() -> dict[str, str | None]:
+        return {t: store.lease_owner(t) for t in ids}
+
+    def wait_for(done: Any, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while not done():
+            assert time.monotonic() < deadline, owners()
+            time.sleep(0.2)
+
+    try:
+        tables = write_tables(shared, ids[:4], kinds, "one-hand", preset="classic")
+        servers.append(start_server(shared, ports[0], tmp_path / "0.log", *options))
+        wait_for(lambda: all(owners()[t] for t in ids[:4]), 30)
+        stopping = owners()[ids[0]]
+        for n in (1, 2):
+            servers.append(start_server(shared, ports[n], tmp_path / f"{n}.log", *options))
+        tables += write_tables(shared, ids[4:], kinds, "one-hand", preset="classic")
+        wait_for(lambda: all(owners().values()), 30)
+        assert sum(owner == stopping for owner in owners().values()) == 4
+        started, stopped = threading.Semaphore(0), threading.Event()
+        with ThreadPoolExecutor(len(tables)) as pool:
+            games = [
+                pool.submit(play_to_the_end, table, ports[n % 3], ports[1:], started, stopped)
+                for n, table in enumerate(tables)
+            ]
+            for _ in tables:
+                assert started.acquire(timeout=120), "a game did not start"
+            servers[0].send_signal(signal.SIGTERM)
+            assert servers[0].wait(30) is not None
+            with store.engine.connect() as conn:
+                held = conn.execute(
+                    select(leases.c.table_id, leases.c.expires).where(leases.c.owner == stopping)
+                ).all()
+            exited = time.time()
+            # every lease it held expired when it stopped, or is another's already
+            assert all(row.expires <= exited for row in held), held
+            stopped.set()
+            moved = [game.result(timeout=300) for game in games]
+        assert stopping not in owners().values()
+        assert sum(moved) >= 1
+        log = (tmp_path / "0.log").read_text()
+        assert "handed over 4 tables" in log, log[-2000:]
+        for table_id in ids:
+            stored = store.get_table(table_id)
+            assert stored is not None and stored.status == "over", table_id
+    finally:
+        for process in servers:
+            if process.poll() is None:
+                process.terminate()
+                process.wait(10)
+        store.close()
+    alone = f"sqlite:///{tmp_path / 'alone.db'}"
+    reference = write_tables(alone, ids, kinds, "one-hand", preset="classic")
+    with TestClient(create_app(alone, clock=FakeClock(time.time()))) as client:
+        for table in reference:
+            url = f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
+            with client.websocket_connect(url) as ws:
+                Seat(ws).play()
+    for table_id in ids:
+        assert stored_actions(shared, table_id) == stored_actions(alone, table_id), table_id
+
+
 def test_a_crowd_relayed_at_once_is_served(
     shared: str, redis_server: Redis, tmp_path: Path
 ) -> None:

@@ -44,6 +44,7 @@ from riichi.server.money.routes import FEATURE as MONEY
 from riichi.server.play.routes import FEATURE as PLAY
 from riichi.server.ratings.routes import FEATURE as RATINGS
 from riichi.server.review.routes import FEATURE as REVIEW
+from riichi.server.stopping import hand_over_on_sigterm
 from riichi.server.storage import DEFAULT_URL
 from riichi.server.tournaments.routes import FEATURE as TOURNAMENTS
 from riichi.server.web import (
@@ -139,6 +140,7 @@ def create_app(
             features,
         )
         await web.server.start()
+        hand_over_on_sigterm(web.server)
         if metrics is not None:
             web.server.registry.metrics.serve(metrics)
         yield

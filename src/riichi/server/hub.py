@@ -157,6 +157,15 @@ class Server(Desks):
             *(asyncio.create_task(run(), name=name) for name, run in self._loops),
         ]
 
+    async def hand_over(self) -> None:
+        """Before this process stops on a shared site: its tables handed back at once
+        (``Registry.hand_over``) and announced, so another process plays on at once."""
+        if not self.registry.shared or self.registry.draining:
+            return
+        released = await self.registry.hand_over()
+        if self.relay is not None:
+            await self.relay.publish_released(released)
+
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()

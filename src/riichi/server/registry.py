@@ -50,7 +50,7 @@ from riichi.server.clock import Clock
 from riichi.server.limits import Limits
 from riichi.server.metrics import Metrics
 from riichi.server.planner import Planner
-from riichi.server.protocol import IDLE, MOVED
+from riichi.server.protocol import IDLE, MOVED, Busy
 from riichi.server.seating import load_match
 from riichi.server.storage import NewTable, Store, StoredTable, Writer
 from riichi.server.table import LiveTable
@@ -144,6 +144,8 @@ class Registry:
         self.live = 0
         self._loading: dict[str, asyncio.Task[LiveTable | None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        self.draining = False  # handing its tables over: it takes and opens none
+        self._taking: set[asyncio.Task[None]] = set()
         self._background: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
@@ -163,6 +165,35 @@ class Registry:
         return sum(
             1 for t in self.tables.values() if not t.match.over and all(s.is_bot for s in t.seats)
         )
+
+    async def hand_over(self) -> list[str]:
+        """A process that stops on a shared site: it takes and opens no more tables,
+        stops each of its tables after the action it is committing, makes every
+        queued write durable, hands back every lease at once (not by expiry) and tells
+        the viewers to move; the tables handed back."""
+        self.draining = True
+        for task in self._tasks:
+            task.cancel()
+        tables = list(self.tables.values())
+        for table in tables:
+            self._unload(table)
+            await table.stop()
+        await asyncio.to_thread(self.writer.close)
+        ids = await asyncio.to_thread(self.store.hand_back, self.owner, self.clock.now())
+        for table in tables:
+            table.kick_all(MOVED)
+        log.info("handed over %d tables", len(ids))
+        return ids
+
+    def take_now(self, table_ids: list[str]) -> None:
+        """Tables another process handed back: claim them at once (the first claim
+        of each wins), rather than at the next round of leases."""
+        if self.draining:
+            return
+        for table_id in table_ids:
+            task = asyncio.create_task(self._take(table_id))
+            self._taking.add(task)
+            task.add_done_callback(self._taking.discard)
 
     async def close(self) -> None:
         for task in self._tasks:
@@ -215,6 +246,8 @@ class Registry:
             return None
         epoch = None
         if stored.status == "live":
+            if self.draining:
+                raise Elsewhere(f"table {table_id}: this process is stopping")
             now = self.clock.now()
             epoch = await asyncio.to_thread(
                 self.store.claim, table_id, self.owner, now, now + LEASE_SECONDS, not self.shared
@@ -298,6 +331,8 @@ class Registry:
 
     async def open_table(self, new: NewTable, rules: RuleSet, seats: list[SeatSpec]) -> LiveTable:
         """Store a new table with what its plan writes, and start it."""
+        if self.draining:
+            raise Busy("this server is restarting: open the table again in a moment", 503)
         match = Match(rules, new.seed, [s.name for s in seats])
         policy = POLICIES.get(Pool(new.pool))
         if policy is not None:  # the first decision's clock is stored with the table

@@ -125,6 +125,14 @@ class Relay:
         self._sent.add(task)
         task.add_done_callback(self._sent.discard)
 
+    async def publish_released(self, table_ids: list[str]) -> None:
+        """Tables this process handed back as it stops: the others claim them at once."""
+        message = {"op": "released", "from": self.me, "tables": table_ids}
+        try:
+            await self.redis.publish(EVENTS, json.dumps(message))
+        except Exception as exc:  # the others take them at their next round of leases
+            log.warning("relay: the tables handed back were not announced (%s)", exc)
+
     async def online(self, accounts: list[int]) -> set[int]:
         """Which of ``accounts`` have a channel open on any process."""
         if not accounts:
@@ -251,6 +259,9 @@ class Relay:
                 notice = message.get("notice")
                 if isinstance(notice, dict):
                     self.deliver(int(message["account"]), notice)
+        elif op == "released":
+            if message.get("from") != self.me:
+                self.registry.take_now([str(t) for t in message.get("tables", [])][:10_000])
         elif op == "out":  # for a client this process relays for
             remote = self.local.get(conn)
             if remote is not None:

@@ -198,6 +198,15 @@ class Store:
             ).all()
         return {row.table_id: int(row.epoch) for row in rows}
 
+    def hand_back(self, owner: str, now: float) -> list[str]:
+        """Hand back every lease ``owner`` holds (a process that stops): expired now,
+        so the first process to claim one takes it, with a new epoch."""
+        with self.engine.begin() as conn:
+            held = conn.execute(select(leases.c.table_id).where(leases.c.owner == owner))
+            ids = [str(t) for t in held.scalars()]
+            conn.execute(update(leases).where(leases.c.owner == owner).values(expires=now))
+        return ids
+
     def free_tables(self, now: float, limit: int) -> list[str]:
         """Live tables no process holds: their lease expired, or they never had one."""
         query = (
