@@ -8,6 +8,7 @@ import math
 import os
 import socket
 import sys
+import time
 from typing import Any
 
 import click
@@ -129,6 +130,7 @@ db_option = click.option(
     help="Serve Prometheus metrics on this address (off the public port; one process).",
 )
 @click.option("--access-log/--no-access-log", default=True, help="Log every request.")
+@click.option("--log-json", is_flag=True, help="Logs as JSON lines (with table and account ids).")
 def serve_command(
     host: str,
     port: int,
@@ -146,12 +148,14 @@ def serve_command(
     search_workers: int,
     metrics_address: str | None,
     access_log: bool,
+    log_json: bool,
 ) -> None:
     """Serve the platform; live tables survive a restart on the same --db."""
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
     from riichi.server.guard import GuardedHttp, GuardedWebSocket, proxy_settings
+    from riichi.server.logs import json_logging
 
     if workers > 1 and (db_url.startswith("sqlite") or not redis_url):
         raise OptionError(
@@ -176,6 +180,8 @@ def serve_command(
         sys.exit(2)
     log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
     log_config["loggers"]["riichi"] = {"handlers": ["default"], "level": "INFO"}
+    if log_json:
+        log_config = json_logging(log_config)
     settings = {
         "db_url": db_url,
         "bot_delay": bot_delay,
@@ -216,7 +222,12 @@ def serve_command(
         **proxy_settings(proxies),
     )
     shown = f"database {_shown(db_url)}" + (f", {workers} processes" if many else "")
-    click.echo(f"riichi serving on http://{host}:{port}/ ({shown})")
+    banner = f"riichi serving on http://{host}:{port}/ ({shown})"
+    if log_json:
+        banner = json.dumps(
+            {"time": round(time.time(), 3), "level": "info", "logger": "riichi", "message": banner}
+        )
+    click.echo(banner)
     if many:
         Multiprocess(config, sockets=[listener]).run()
     else:

@@ -6,13 +6,15 @@ Counted as it happens: the actions each live table commits, the time from a pers
 action arriving to its acknowledgement (which comes only once the action is stored),
 the messages and requests refused. Read when scraped, from the process's own state:
 the live tables by kind, the open connections, the writer's queue and the relay's
-connections. One process: with ``--workers`` the metrics are not served yet.
+connections, and what features add (``Metrics.gauges``: the chips in play and the
+house's exposure, the review pool's use). One process: with ``--workers`` the metrics
+are not served yet.
 """
 
 from __future__ import annotations
 
 from collections import Counter as Tally
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
@@ -44,6 +46,19 @@ class Metrics:
             buckets=ACK_BUCKETS,
             registry=self.registry,
         )
+        self.takeovers = Counter(
+            "riichi_lease_takeovers",
+            "Tables this process took over from another (dead, or handing over).",
+            registry=self.registry,
+        )
+        self.handed_over = Counter(
+            "riichi_tables_handed_over",
+            "Tables this process handed back as it stopped.",
+            registry=self.registry,
+        )
+        # what features add, read at each scrape (the money feature's chips, the
+        # review pool's use): each gives its metric families
+        self.gauges: list[Callable[[], Iterable[Metric]]] = []
         self.refused = Counter(
             "riichi_refused",
             "Actions and messages a table refused, and HTTP requests refused, by kind.",
@@ -87,6 +102,13 @@ class _Site(Collector):
         yield _gauge(
             "riichi_relayed_connections", "Connections relayed to another process.", relayed
         )
+        for gauges in list(hub.registry.metrics.gauges):
+            yield from gauges()
+
+
+def gauge(name: str, text: str, value: float) -> GaugeMetricFamily:
+    """One number, for a feature's gauges."""
+    return GaugeMetricFamily(name, text, value=value)
 
 
 def _gauge(name: str, text: str, value: float) -> GaugeMetricFamily:
@@ -97,4 +119,4 @@ def _spectators(hub: Server) -> int:
     return sum(t.spectators for t in list(hub.registry.tables.values()))
 
 
-__all__ = ["ACK_BUCKETS", "Metrics"]
+__all__ = ["ACK_BUCKETS", "Metrics", "gauge"]

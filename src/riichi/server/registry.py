@@ -182,6 +182,7 @@ class Registry:
         ids = await asyncio.to_thread(self.store.hand_back, self.owner, self.clock.now())
         for table in tables:
             table.kick_all(MOVED)
+        self.metrics.handed_over.inc(len(ids))
         log.info("handed over %d tables", len(ids))
         return ids
 
@@ -397,7 +398,8 @@ class Registry:
         if table_id in self.tables:
             return
         try:
-            await self.table(table_id)
+            if await self.table(table_id) is not None:
+                self.metrics.takeovers.inc()
             log.info("table %s: taken over", table_id)
         except Elsewhere:
             pass  # another process took it first

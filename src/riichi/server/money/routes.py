@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import asyncio
 
+from prometheus_client.core import Metric
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from riichi.errors import excerpt
-from riichi.platform.chips import account_ledger
+from riichi.platform.chips import HOUSE, account_ledger
 from riichi.server.auth import Session
 from riichi.server.feature import BALANCES, TABLE_CHIPS, Feature
 from riichi.server.hub import Server, paged
+from riichi.server.metrics import gauge
 from riichi.server.money.desk import MoneyDesk
 from riichi.server.money.ledger import ChipStore
 from riichi.server.protocol import NotFound
@@ -78,10 +80,23 @@ ROUTES: list[BaseRoute] = [
 ]
 
 
+def chip_gauges(chips: ChipStore) -> list[Metric]:
+    """The chips held in escrow for tables, tournaments and offers, and the most the
+    house may still lose at the money tables in play (read at each scrape)."""
+    books = chips.balances()
+    held = sum(v for k, v in books.items() if k.startswith("escrow:"))
+    return [
+        gauge("riichi_chips_in_play", "Chips held in escrow (tables, tournaments, offers).", held),
+        gauge("riichi_house_exposure", "The most the house may still lose.", chips.exposure()),
+        gauge("riichi_house_chips", "The house's balance.", books.get(HOUSE, 0)),
+    ]
+
+
 def setup(hub: Server) -> None:
     chips = ChipStore(hub.store.engine)
     hub.provide(chips, BALANCES, TABLE_CHIPS)
     hub.registry.void = chips.void_table  # a table that cannot replay gives back its chips
+    hub.registry.metrics.gauges.append(lambda: chip_gauges(chips))
     desk = MoneyDesk(hub.registry, hub.notices.send)
     hub.provide(desk, run=desk.run)
 

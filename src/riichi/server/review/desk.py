@@ -162,6 +162,11 @@ class ReviewDesk:
         self._people: set[str] = set()  # who has a review running
         self._waiting = 0
 
+    @property
+    def waiting(self) -> int:
+        """Reviews computing or queued for a worker (a metric)."""
+        return self._waiting
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)

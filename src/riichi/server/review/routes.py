@@ -9,6 +9,7 @@ from starlette.routing import BaseRoute, Route
 from riichi.errors import excerpt
 from riichi.server.feature import PLAYER_REVIEWS, Feature
 from riichi.server.hub import Server
+from riichi.server.metrics import gauge
 from riichi.server.protocol import NotFound
 from riichi.server.review.desk import MAX_LOG, REVIEWERS, ReviewDesk, joined, reviewable
 from riichi.server.web import HttpError, client_address, page, seat_param, web_of
@@ -87,6 +88,9 @@ ROUTES: list[BaseRoute] = [
 def setup(hub: Server) -> None:
     desk = ReviewDesk(hub.store.engine, hub.review_workers)
     hub.provide(desk, PLAYER_REVIEWS, close=desk.close)
+    hub.registry.metrics.gauges.append(
+        lambda: [gauge("riichi_reviews_waiting", "Reviews computing or queued.", desk.waiting)]
+    )
 
 
 FEATURE = Feature("review", ROUTES, setup)
