@@ -224,6 +224,53 @@ class Person:
 
 
 @pytest.mark.parametrize("width", [1280, 390])
+def test_play_now_deals_a_hand_in_one_tap_and_leave_ends_it(
+    browser: Browser, base_url: str, width: int
+) -> None:
+    """Play now is at the top of the home page, above the fold on a phone; one tap
+    deals a practice hand; the table remembered in this browser is listed on the home
+    page to resume; Leave ends the practice game and comes home."""
+    page = browser.new_page(viewport={"width": width, "height": 800 if width > 500 else 844})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base_url)
+    box = page.locator("#play-now").bounding_box()
+    assert box is not None and box["y"] + box["height"] < (800 if width > 500 else 844) / 2
+    assert page.locator("#new-table").is_hidden()  # the rules form is folded
+    page.click("#play-now")
+    page.wait_for_selector("#my-hand .tile")
+    table = page.url.split("/table/")[1].split("#")[0]
+    page.goto(base_url)
+    page.wait_for_selector(f"#mine-list a[href^='/table/{table}']")
+    page.click(f"#mine-list a[href^='/table/{table}']")
+    page.wait_for_selector("#my-hand .tile")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#leave-table")
+    page.wait_for_url(base_url + "/")
+    page.wait_for_selector("#play-now")
+    assert page.locator("#mine-panel").is_hidden()
+    info = page.evaluate(f"() => fetch('/api/tables/{table}').then((r) => r.json())")
+    assert info["over"] is False  # ended as left, not played out
+    assert errors == []
+
+
+def test_missing_tables_games_and_pages_say_so(browser: Browser, base_url: str) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    for path, title in (
+        ("/table/doesnotexist", "This table cannot be joined"),
+        ("/replay/doesnotexist", "No such game to replay"),
+        ("/nonexistent", "No page here"),
+    ):
+        page.goto(base_url + path)
+        page.wait_for_selector(f"#gone:not([hidden]) #gone-title:has-text('{title}')")
+        assert page.locator("#table").is_hidden()
+        assert page.locator("#gone a[href='/']").is_visible()
+    assert errors == []
+
+
+@pytest.mark.parametrize("width", [1280, 390])
 def test_a_game_against_bots_in_the_browser(browser: Browser, base_url: str, width: int) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
@@ -233,6 +280,7 @@ def test_a_game_against_bots_in_the_browser(browser: Browser, base_url: str, wid
     # the page runs under a strict content policy: our own code must never trip it
     page.on("console", lambda m: errors.append(m.text) if "Content Security" in m.text else None)
     page.goto(base_url)
+    page.click("#custom-table summary")  # folded under Play now
     page.select_option("#rules", "online")
     page.select_option("#length", "east")
     page.fill("input[name=seed]", TABLE_SEED)
@@ -827,6 +875,7 @@ def test_lobby_errors_show_by_their_forms_and_seat_links_fit_with_a_copy_button(
     page.click("#sign-in-button")
     page.wait_for_function("() => document.querySelector('#sign-in-error').textContent")
     assert page.inner_text("#status") == ""  # said by the form, not in the header
+    page.click("#custom-table summary")
     page.select_option("#kind", "private")
     page.select_option("select[name=seat1]", "human")
     page.click("#start")

@@ -30,6 +30,7 @@ CLOSE_MOVED = 4410  # another process owns the table now: reconnect
 MOVED = ("table {table} has moved to another server; reconnect", CLOSE_MOVED)
 IDLE = ("table {table} closed: nobody played at it", CLOSE_NO_TABLE)
 CLOSED = ("table {table} was closed by the site's operators", CLOSE_NO_TABLE)
+LEFT = ("table {table} closed: its player left", CLOSE_NO_TABLE)
 
 
 class ProtocolError(RiichiError):

@@ -110,8 +110,17 @@ def _refusal(exc: Exception) -> Response:
     return error(str(exc), 400)  # a bad name or password, a request refused
 
 
+async def not_found(request: Request, exc: Exception) -> Response:
+    """A path nobody serves: JSON for the API, else the client's page, which says so
+    and offers the way home (with the 404 status all the same)."""
+    if request.url.path.startswith(("/api/", "/ws/", "/static/")):
+        return error("not found", 404)
+    return FileResponse(STATIC / "index.html", status_code=404)
+
+
 EXCEPTION_HANDLERS: dict[Any, Any] = {
-    kind: http_error for kind in (HttpError, NotFound, ProtocolError, AuthError, AccountError)
+    404: not_found,
+    **{kind: http_error for kind in (HttpError, NotFound, ProtocolError, AuthError, AccountError)},
 }
 
 

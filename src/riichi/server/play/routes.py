@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from riichi.errors import excerpt
+from riichi.platform.tables import TableKind
 from riichi.rules import PRESETS
 from riichi.server.feature import QUEUE_VIEW, Feature
 from riichi.server.hub import Server
 from riichi.server.play.queue import RatedQueue
-from riichi.server.protocol import Busy, ProtocolError
+from riichi.server.protocol import LEFT, Busy, NotFound, ProtocolError
+from riichi.server.registry import Elsewhere
 from riichi.server.web import client_address, error, page, web_of
 
 
@@ -48,6 +53,33 @@ async def create_table(request: Request) -> Response:
     return JSONResponse({**table.info(), "tokens": tokens}, status_code=201)
 
 
+async def leave_table(request: Request) -> Response:
+    """A person leaves their seat: a practice table ends at once (it frees a guest's
+    place); at any other table the clock plays the seat from now, as its rules say."""
+    web = web_of(request)
+    body = await web.read_json(request)
+    token = body.get("token") if isinstance(body, dict) else None
+    hub, table_id = web.server, request.path_params["id"]
+    account = await web.account_of(request)
+    try:
+        table = await hub.table(table_id)
+    except Elsewhere as exc:
+        return error(f"{exc}; leave it there", 409)
+    if table is None or table.stored.status != "live" or table.closed:
+        raise NotFound(f"no table {excerpt(table_id)} in play")
+    seat = table.audience.seat_of(
+        token if isinstance(token, str) else None, None if account is None else account.id
+    )
+    if seat is None:
+        return error(f"table {table.id}: you have no seat there to leave", 403)
+    ended = table.stored.kind == TableKind.PRACTICE.value and not table.match.over
+    if ended:
+        closed = await asyncio.to_thread(hub.store.close_idle, table.id, hub.clock.now())
+        await hub.registry.let_go(table.id, LEFT)
+        hub.registry.live -= closed
+    return JSONResponse({"table": table.id, "seat": seat, "ended": ended})
+
+
 async def list_tables(request: Request) -> Response:
     web = web_of(request)
     limit, offset = web.paging(request)
@@ -79,6 +111,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/presets", presets),
     Route("/api/queue", queue, methods=["GET", "POST", "DELETE"]),
     Route("/api/tables", create_table, methods=["POST"]),
+    Route("/api/tables/{id}/leave", leave_table, methods=["POST"]),
     Route("/api/tables", list_tables, methods=["GET"]),
     Route("/api/tables/{id}", table_info),
 ]

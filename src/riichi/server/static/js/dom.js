@@ -74,3 +74,12 @@ export function link(text, href) {
   a.href = href;
   return a;
 }
+
+// A page that cannot be shown (no such table, game or path): say so, offer the way home.
+export function showGone(title, text) {
+  document.querySelectorAll("main").forEach((m) => { m.hidden = true; });
+  $("#gone-title").textContent = title;
+  $("#gone-text").textContent = text || "";
+  $("#gone").hidden = false;
+  setStatus("");
+}

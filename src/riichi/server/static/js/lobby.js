@@ -1,6 +1,22 @@
 // The lobby: sign-in, rated queue, a new table with its rule menu, finished games.
 import { ME, loadMe } from "./account.js";
 import { $, el, postJSON, setStatus } from "./dom.js";
+import { rememberTable, showMyTables } from "./mine.js";
+
+// Play now: a practice East game against the roster computer on the site's usual rules
+export const PLAY_NOW = {
+  kind: "practice", rules: "online", length: "east",
+  seats: ["human", "expert", "expert", "expert"], clock: "untimed",
+};
+
+async function playNow() {
+  try {
+    const table = await postJSON("/api/tables", PLAY_NOW);
+    const own = table.tokens.findIndex((t) => t);
+    rememberTable(table.id, table.tokens[own], "practice: you against expert, East");
+    location.href = `/table/${table.id}#${table.tokens[own]}`;
+  } catch (err) { $("#play-now-error").textContent = err.message; }
+}
 
 export function setupAccountForms() {
   const form = $("#sign-in");
@@ -30,7 +46,7 @@ export function renderRated() {
   const signed = Boolean(ME && ME.account);
   $("#rated").hidden = !signed;
   $("#sign-in").hidden = signed;
-  $("#change-password").hidden = !signed;
+  $("#password-box").hidden = !signed;
   $("#account-title").textContent = signed ? `Account: ${ME.account.name}` : "Sign in";
   if (!signed) return;
   const q = ME.queue;
@@ -83,6 +99,8 @@ export function setupQueue() {
 
 export async function showLobby() {
   $("#lobby").hidden = false;
+  $("#play-now").addEventListener("click", playNow);
+  showMyTables($("#mine-list"));
   setupAccountForms();
   setupQueue();
   loadMe().then(renderRated);
@@ -163,6 +181,7 @@ export async function showLobby() {
     // the creator's seat is the first with a token (at a table with a bet it is drawn)
     const own = table.tokens.findIndex((t) => t);
     const mine = `/table/${table.id}#${table.tokens[own]}`;
+    rememberTable(table.id, table.tokens[own], `${kind}: ${p.name} ${body.length}`);
     const friends = table.tokens.map((t, s) => [t, s]).filter(([t, s]) => t && s !== own);
     if (friends.length === 0) { location.href = mine; return; }
     const list = $("#link-list");

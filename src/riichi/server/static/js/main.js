@@ -9,6 +9,7 @@ import { showMoney } from "./money.js";
 import { showLeaderboard, showPlayer, showWatch } from "./pages.js";
 import { showCompare, showReplay } from "./replay.js";
 import { showReview, showReviewUpload } from "./review.js";
+import { showGone } from "./dom.js";
 import { playTable } from "./table.js";
 
 const path = location.pathname.split("/").filter(Boolean);
@@ -33,4 +34,5 @@ else if (path[0] === "league") showLeague(path[1]);
 else if (path[0] === "daily") loadMe().then(showDaily);
 else if (path[0] === "tournaments") showTournaments();
 else if (path[0] === "tournament") showTournament(path[1]);
-else showLobby();
+else if (path.length === 0) showLobby();
+else showGone("No page here", `Nothing is served at ${location.pathname}.`);

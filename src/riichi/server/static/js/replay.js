@@ -1,6 +1,6 @@
 // Replays, and two games of the same walls side by side.
 import { drawTable } from "./board.js";
-import { $, el, link, setStatus } from "./dom.js";
+import { $, el, link, setStatus, showGone } from "./dom.js";
 import { offerReport } from "./moderation.js";
 import { resultHtml, showResult } from "./result.js";
 import { showRules } from "./rules.js";
@@ -16,7 +16,7 @@ export async function replayPane(root, source, onEnd, { onShow = null, view: sea
   if (typeof source === "string") {
     const res = await fetch(`/api/games/${source}/replay`);
     data = await res.json();
-    if (!res.ok) { setStatus(data.error); return null; }
+    if (!res.ok) { showGone("No such game to replay", data.error); return null; }
   }
   const frames = data.frames;
   const players = data.players;

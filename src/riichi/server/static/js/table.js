@@ -2,8 +2,9 @@
 import { loadMe } from "./account.js";
 import { drawTable } from "./board.js";
 import { setClock } from "./clock.js";
-import { $, el, setStatus } from "./dom.js";
+import { $, el, setStatus, showGone } from "./dom.js";
 import { ACTION_KEYS, clearHand, drawHand } from "./hand.js";
+import { setupLeave } from "./mine.js";
 import { lastHand, showResult } from "./result.js";
 import { showRules } from "./rules.js";
 import { play, playEvents, setSound } from "./sound.js";
@@ -52,6 +53,7 @@ export function playTable(tableId, token) {
   const queue = [];  // updates not shown yet: others' moves are paced, results wait for Next
   let holding = false;
   let kind = "";  // the table's kind: a Daily Wall game has no replay until its day ends
+  let leaving = false;  // the Leave button is set up
 
   const send = (msg) => ws.send(JSON.stringify(msg));
   const act = (action) => {
@@ -203,6 +205,10 @@ export function playTable(tableId, token) {
       timed = Boolean(msg.clock);
       delay = msg.delay || "";
       kind = (msg.table && msg.table.kind) || "";
+      if (seat !== null && !leaving && !(state && state.over)) {
+        leaving = true;
+        setupLeave(tableId, token, kind === "practice");
+      }
       $("#my-clock").dataset.seat = seat === null ? "" : seat;
       showSpectators(msg.spectators);
       if (msg.ended && seat !== null) {
@@ -240,7 +246,9 @@ export function playTable(tableId, token) {
     ws.addEventListener("open", () => { sent = false; retryDelay = 1000; });
     ws.addEventListener("close", (ev) => {
       if (finalError || FINAL_CLOSE_CODES.has(ev.code)) {
-        setStatus(finalError || ev.reason || "this table cannot be joined");
+        const why = finalError || ev.reason || "this table cannot be joined";
+        if (state === null) showGone("This table cannot be joined", why);
+        else setStatus(why);
         return;
       }
       if (state && state.over) return;
