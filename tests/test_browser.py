@@ -408,15 +408,17 @@ def test_a_bad_seat_link_says_so_once_and_stops(browser: Browser, base_url: str)
     sockets: list[str] = []
     page.on("websocket", lambda ws: sockets.append(ws.url))
     page.goto(f"{base_url}/table/{table['id']}#forged-token")
+    # said on a page of its own, with the way home (no empty board)
     page.wait_for_function(
-        "() => document.querySelector('#status').textContent.includes('not valid')"
+        "() => document.querySelector('#gone-text').textContent.includes('not valid')"
     )
     page.wait_for_timeout(3000)  # the old client retried every second
-    assert "not valid" in page.inner_text("#status")
+    assert "not valid" in page.inner_text("#gone-text")
+    assert page.locator("#table").is_hidden()
     assert len(sockets) == 1
     page.goto(f"{base_url}/table/nosuchtable")
     page.wait_for_function(
-        "() => document.querySelector('#status').textContent.includes('no such table')"
+        "() => document.querySelector('#gone-text').textContent.includes('no such table')"
     )
 
 

@@ -544,63 +544,53 @@ def play_to_the_end(
             seat, moves = again, moves + 1
 
 
-def test_a_third_process_dies_and_every_game_is_the_one_one_process_plays(
-    shared: str, redis_server: Redis, tmp_path: Path
-) -> None:
-    """Three processes on one PostgreSQL and one Redis, 20 live tables, each person
-    connected to the process after its table's (most are relayed). kill -9 the owner
-    of half the tables mid-play: the other two take them over within the bound, every
-    person goes on from its last acknowledged version, and every finished game is
-    action for action the one a single process stores for the same tables."""
+def across_a_stop(
+    shared: str, redis_url: str, tmp_path: Path, ids: list[str], stop: Any
+) -> list[int]:
+    """Three processes on one PostgreSQL and one Redis; the first alone takes the first
+    half of ``ids``' tables, then the other two start and take the rest; each person
+    connects to the process after its table's (most are relayed) and makes a few
+    moves; then ``stop(process, store, owner)`` stops the first process, and every
+    person goes on from its last acknowledged version to the end, reconnecting as
+    needed. Every finished game is then action for action the one a single process
+    stores for the same tables. Returns how often each person reconnected."""
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
     ports = [free_port() for _ in range(3)]
-    options = ("--shared", "--redis", redis_server.url)
+    options = ("--shared", "--redis", redis_url)
     kinds = ["human", "efficiency", "efficiency", "efficiency"]
-    ids = [f"t{n:02d}" for n in range(20)]
+    half = len(ids) // 2
     store = Store(shared)
     servers = []
 
     def owners() -> dict[str, str | None]:
         return {t: store.lease_owner(t) for t in ids}
 
-    def wait_for(done: Any, seconds: float) -> None:
-        deadline = time.monotonic() + seconds
-        while not done():
-            assert time.monotonic() < deadline, owners()
-            time.sleep(0.2)
-
     try:
-        # the first process alone takes the first ten tables; the two others the rest
-        tables = write_tables(shared, ids[:10], kinds, "one-hand", preset="classic")
+        tables = write_tables(shared, ids[:half], kinds, "one-hand", preset="classic")
         servers.append(start_server(shared, ports[0], tmp_path / "0.log", *options))
-        wait_for(lambda: all(owners()[t] for t in ids[:10]), 30)
-        doomed = owners()[ids[0]]
+        wait_until(lambda: all(owners()[t] for t in ids[:half]), 30, owners)
+        first = owners()[ids[0]]
         for n in (1, 2):
             servers.append(start_server(shared, ports[n], tmp_path / f"{n}.log", *options))
-        tables += write_tables(shared, ids[10:], kinds, "one-hand", preset="classic")
-        wait_for(lambda: all(owners().values()), 30)
+        tables += write_tables(shared, ids[half:], kinds, "one-hand", preset="classic")
+        wait_until(lambda: all(owners().values()), 30, owners)
         before = owners()
-        assert sum(owner == doomed for owner in before.values()) == 10
+        assert sum(owner == first for owner in before.values()) == half
         assert len(set(before.values())) == 3
-        started, killed = threading.Semaphore(0), threading.Event()
+        started, stopped = threading.Semaphore(0), threading.Event()
         with ThreadPoolExecutor(len(tables)) as pool:
             games = [
-                pool.submit(play_to_the_end, table, ports[n % 3], ports[1:], started, killed)
+                pool.submit(play_to_the_end, table, ports[n % 3], ports[1:], started, stopped)
                 for n, table in enumerate(tables)
             ]
             for _ in tables:  # everyone has made their first moves
                 assert started.acquire(timeout=120), "a game did not start"
-            servers[0].kill()
-            servers[0].wait(10)
-            at = time.monotonic()
-            killed.set()
-            wait_for(lambda: doomed not in owners().values(), TAKEOVER_BOUND + 10)
-            took = time.monotonic() - at
+            stop(servers[0], store, first)
+            stopped.set()
             moved = [game.result(timeout=300) for game in games]
-        assert took < TAKEOVER_BOUND + 5, f"taken over after {took:.1f} s"
-        assert sum(moved) >= 10  # at least the people of the dead process's tables moved
+        assert first not in owners().values()
         for table_id in ids:
             stored = store.get_table(table_id)
             assert stored is not None and stored.status == "over", table_id
@@ -622,90 +612,64 @@ def test_a_third_process_dies_and_every_game_is_the_one_one_process_plays(
     assert sum(map(len, played.values())) > 20 * len(ids)
     for table_id in ids:
         assert played[table_id] == stored_actions(alone, table_id), table_id
+    return moved
+
+
+def wait_until(done: Any, seconds: float, state: Any) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, state()
+        time.sleep(0.2)
+
+
+def test_a_third_process_dies_and_every_game_is_the_one_one_process_plays(
+    shared: str, redis_server: Redis, tmp_path: Path
+) -> None:
+    """Three processes, 20 live tables; kill -9 the owner of half the tables mid-play:
+    the other two take them over within the bound and every game plays on as one
+    process plays it (``across_a_stop``)."""
+    took: list[float] = []
+
+    def kill(process: Any, store: Store, owner: str) -> None:
+        process.kill()
+        process.wait(10)
+        at = time.monotonic()
+        held = lambda: {t for t, o in store.lease_owners(ids).items() if o == owner}  # noqa: E731
+        wait_until(lambda: not held(), TAKEOVER_BOUND + 10, held)
+        took.append(time.monotonic() - at)
+
+    ids = [f"t{n:02d}" for n in range(20)]
+    moved = across_a_stop(shared, redis_server.url, tmp_path, ids, kill)
+    assert took[0] < TAKEOVER_BOUND + 5, f"taken over after {took[0]:.1f} s"
+    assert sum(moved) >= 10  # at least the people of the dead process's tables moved
 
 
 def test_a_stopped_process_hands_its_tables_over_at_once(
     shared: str, redis_server: Redis, tmp_path: Path
 ) -> None:
-    """Three processes, twelve live tables, each person connected to the process after
-    its table's. SIGTERM the owner of a third of them mid-play: before it exits it has
-    handed every lease back (none left for the others to wait out: the kill test's
-    ~13 s), they are taken, every person goes on from its last acknowledged version,
-    and every finished game is action for action the one one process plays."""
-    import threading
-    from concurrent.futures import ThreadPoolExecutor
-
+    """Three processes, twelve live tables; SIGTERM the owner of half of them mid-play:
+    before it exits it has handed every lease back (none left for the others to wait
+    out: the kill test's ~13 s), and every game plays on as one process plays it."""
     from sqlalchemy import select
 
     from riichi.server.storage import leases
 
-    ports = [free_port() for _ in range(3)]
-    options = ("--shared", "--redis", redis_server.url)
-    kinds = ["human", "efficiency", "efficiency", "efficiency"]
+    def terminate(process: Any, store: Store, owner: str) -> None:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(30) is not None
+        with store.engine.connect() as conn:
+            held = conn.execute(
+                select(leases.c.table_id, leases.c.expires).where(leases.c.owner == owner)
+            ).all()
+        exited = time.time()
+        # every lease it held expired when it stopped, or is another's already
+        assert all(row.expires <= exited for row in held), held
+
     ids = [f"h{n:02d}" for n in range(12)]
-    store = Store(shared)
-    servers = []
-
-    def owners() -> dict[str, str | None]:
-        return {t: store.lease_owner(t) for t in ids}
-
-    def wait_for(done: Any, seconds: float) -> None:
-        deadline = time.monotonic() + seconds
-        while not done():
-            assert time.monotonic() < deadline, owners()
-            time.sleep(0.2)
-
-    try:
-        tables = write_tables(shared, ids[:4], kinds, "one-hand", preset="classic")
-        servers.append(start_server(shared, ports[0], tmp_path / "0.log", *options))
-        wait_for(lambda: all(owners()[t] for t in ids[:4]), 30)
-        stopping = owners()[ids[0]]
-        for n in (1, 2):
-            servers.append(start_server(shared, ports[n], tmp_path / f"{n}.log", *options))
-        tables += write_tables(shared, ids[4:], kinds, "one-hand", preset="classic")
-        wait_for(lambda: all(owners().values()), 30)
-        assert sum(owner == stopping for owner in owners().values()) == 4
-        started, stopped = threading.Semaphore(0), threading.Event()
-        with ThreadPoolExecutor(len(tables)) as pool:
-            games = [
-                pool.submit(play_to_the_end, table, ports[n % 3], ports[1:], started, stopped)
-                for n, table in enumerate(tables)
-            ]
-            for _ in tables:
-                assert started.acquire(timeout=120), "a game did not start"
-            servers[0].send_signal(signal.SIGTERM)
-            assert servers[0].wait(30) is not None
-            with store.engine.connect() as conn:
-                held = conn.execute(
-                    select(leases.c.table_id, leases.c.expires).where(leases.c.owner == stopping)
-                ).all()
-            exited = time.time()
-            # every lease it held expired when it stopped, or is another's already
-            assert all(row.expires <= exited for row in held), held
-            stopped.set()
-            moved = [game.result(timeout=300) for game in games]
-        assert stopping not in owners().values()
-        assert sum(moved) >= 1
-        log = (tmp_path / "0.log").read_text()
-        assert "handed over 4 tables" in log, log[-2000:]
-        for table_id in ids:
-            stored = store.get_table(table_id)
-            assert stored is not None and stored.status == "over", table_id
-    finally:
-        for process in servers:
-            if process.poll() is None:
-                process.terminate()
-                process.wait(10)
-        store.close()
-    alone = f"sqlite:///{tmp_path / 'alone.db'}"
-    reference = write_tables(alone, ids, kinds, "one-hand", preset="classic")
-    with TestClient(create_app(alone, clock=FakeClock(time.time()))) as client:
-        for table in reference:
-            url = f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
-            with client.websocket_connect(url) as ws:
-                Seat(ws).play()
-    for table_id in ids:
-        assert stored_actions(shared, table_id) == stored_actions(alone, table_id), table_id
+    moved = across_a_stop(shared, redis_server.url, tmp_path, ids, terminate)
+    assert sum(moved) >= 1
+    log = (tmp_path / "0.log").read_text()
+    assert "handed over 6 tables" in log, log[-2000:]
 
 
 def test_a_crowd_relayed_at_once_is_served(
