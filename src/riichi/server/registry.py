@@ -16,7 +16,9 @@ The contract:
   holds its lease, and every write checks the lease's epoch. Alone on its
   database (the default) a process takes every lease at start-up; ``shared``
   (several processes on one PostgreSQL) it takes only free ones, a few at a
-  time, renews its own, and lets go of a table whose lease another took.
+  time, renews its own, and lets go of a table whose lease another took. When it
+  stops it hands every table back at once (``hand_over``), and it claims at once
+  the tables another hands back (``take_now``).
 
 Nothing here blocks the event loop on the database or on a long replay: reads
 and rebuilds run in worker threads, writes go through the store's writer.
