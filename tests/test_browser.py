@@ -350,7 +350,7 @@ def test_a_game_against_bots_in_the_browser(browser: Browser, base_url: str, wid
     page.mouse.move(width // 2, 300)
     page.mouse.wheel(0, 120)
     page.wait_for_function(
-        f"() => document.querySelector('#frame-label').textContent.startsWith('{at + 2}/')"
+        f"() => (document.querySelector('#frame-label')?.textContent ?? '').startsWith('{at + 2}/')"
     )
     page.keyboard.press("ArrowLeft")
     assert frame() == at + 1
@@ -410,7 +410,7 @@ def test_a_bad_seat_link_says_so_once_and_stops(browser: Browser, base_url: str)
     page.goto(f"{base_url}/table/{table['id']}#forged-token")
     # said on a page of its own, with the way home (no empty board)
     page.wait_for_function(
-        "() => document.querySelector('#gone-text').textContent.includes('not valid')"
+        "() => (document.querySelector('#gone-text')?.textContent ?? '').includes('not valid')"
     )
     page.wait_for_timeout(3000)  # the old client retried every second
     assert "not valid" in page.inner_text("#gone-text")
@@ -418,7 +418,7 @@ def test_a_bad_seat_link_says_so_once_and_stops(browser: Browser, base_url: str)
     assert len(sockets) == 1
     page.goto(f"{base_url}/table/nosuchtable")
     page.wait_for_function(
-        "() => document.querySelector('#gone-text').textContent.includes('no such table')"
+        "() => (document.querySelector('#gone-text')?.textContent ?? '').includes('no such table')"
     )
 
 
@@ -640,7 +640,7 @@ def test_the_daily_wall_side_by_side_a_tournament_and_chips(
         )
         sign_up(page, base_url, name)
         page.click("#nav-daily")
-        page.wait_for_function("() => document.querySelector('#daily-commitment').textContent")
+        page.wait_for_function("() => (document.querySelector('#daily-commitment')?.textContent ?? '')")
         assert page.inner_text("#daily-play") == "Play today's walls"
         page.click("#daily-play")
         page.wait_for_selector("#my-hand .tile")
@@ -800,7 +800,7 @@ def test_a_money_table_shows_the_chips_the_ledger_moved(
         assert shown == moved, (shown, moved)
         # the header follows the settlement without a reload
         page.wait_for_function(
-            f"() => document.querySelector('#my-chips').textContent.replace(/,/g, '')"
+            f"() => (document.querySelector('#my-chips')?.textContent ?? '').replace(/,/g, '')"
             f".includes('{statement['balance']}')"
         )
         assert my_chips(page) == 10_000 + moved
@@ -875,7 +875,7 @@ def test_lobby_errors_show_by_their_forms_and_seat_links_fit_with_a_copy_button(
     page.fill("#account-name", "nobody-here")
     page.fill("#account-password", "wrong password")
     page.click("#sign-in-button")
-    page.wait_for_function("() => document.querySelector('#sign-in-error').textContent")
+    page.wait_for_function("() => (document.querySelector('#sign-in-error')?.textContent ?? '')")
     assert page.inner_text("#status") == ""  # said by the form, not in the header
     page.click("#custom-table summary")
     page.select_option("#kind", "private")
@@ -919,7 +919,7 @@ def test_a_pasted_log_is_reviewed_beside_its_replay(browser: Browser, tmp_path: 
         assert "bob" in page.inner_text("#review-who")
         assert page.locator("#review-decision li.played").count() == 1
         page.keyboard.press("m")
-        shown = "document.querySelector('#review-decision').textContent"
+        shown = "(document.querySelector('#review-decision')?.textContent ?? '')"
         page.wait_for_function(f"() => /lost/.test({shown})")
         graded = "#review-decision .decision.small, #review-decision .decision.large"
         assert page.locator(graded).count() == 1
