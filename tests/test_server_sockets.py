@@ -138,6 +138,24 @@ def test_silent_and_trickling_connections_are_dropped(tmp_path: Path) -> None:
         server.stop()
 
 
+def test_a_named_proxy_may_hold_more_connections_but_not_silent_ones(tmp_path: Path) -> None:
+    """Every visitor behind a reverse proxy arrives from the proxy's address: the cap on
+    one address's connections would refuse the site's sixth concurrent visitor. The
+    proxy the operator names is not capped; its silent connections still time out."""
+    app = create_app(f"sqlite:///{tmp_path / 'p.db'}")
+    server = Running(app, http=QuickGuard, proxies=("127.0.0.1",))
+    try:
+        held = [raw_socket(server.port) for _ in range(QuickGuard.per_address + 4)]
+        for sock in held[:-1]:
+            sock.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\n\r\n")
+        for sock in held[:-1]:  # every one answered, none refused
+            sock.settimeout(5)
+            assert sock.recv(12).startswith(b"HTTP/1.1 200")
+        assert closed_within(held[-1], 3.0), "a silent connection from the proxy was kept"
+    finally:
+        server.stop()
+
+
 def test_a_reader_that_never_reads_is_dropped_and_slows_nobody(running: Running) -> None:
     table = new_table(running.url, rules="online", length="east", seed="slow", watchable=True)
     watcher = raw_socket(running.port, receive_buffer=2048)

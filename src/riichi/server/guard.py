@@ -6,7 +6,9 @@ Without them, a client that opens sockets and sends nothing (or a byte at a
 time) keeps each one, and its file descriptor, forever. A connection must
 send a request's headers within ``HEADER_SECONDS`` of opening (or of its last
 response); an address may hold ``PER_ADDRESS`` connections that are still
-plain HTTP (websockets are counted by the app once upgraded).
+plain HTTP (websockets are counted by the app once upgraded). A proxy the operator
+names is not held to that cap: every visitor's connection arrives from its address,
+and it keeps its own limits; the app's limits count the forwarded addresses.
 
 Request targets are capped at ``MAX_URL`` bytes: the websocket handshake
 itself hangs on a line over 8 KB. A request's whole head (its line and headers)
@@ -52,6 +54,17 @@ def proxy_settings(proxies: Sequence[str]) -> dict[str, Any]:
     return {"proxy_headers": True, "forwarded_allow_ips": list(proxies)}
 
 
+def proxies_of(config: Any) -> frozenset[str]:
+    """The proxy addresses uvicorn's ``config`` believes (none without proxy headers;
+    a wildcard names no address)."""
+    if not config.proxy_headers:
+        return frozenset()
+    named = config.forwarded_allow_ips
+    if isinstance(named, str):
+        named = named.split(",")
+    return frozenset(a.strip() for a in named if a.strip() and a.strip() != "*")
+
+
 CLOSE_GRACE = 5.0
 SEND_BUFFER = 64 * 1024
 
@@ -72,6 +85,9 @@ class GuardedHttp(HttpToolsProtocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         address = self.client[0] if self.client else "unknown"
+        if address in proxies_of(self.config):
+            self._arm()
+            return
         if self.open_by_address[address] >= self.per_address:
             self.connections.discard(self)
             transport.abort()
