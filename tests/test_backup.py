@@ -6,7 +6,10 @@ whose stored end is not its game's."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,7 +19,9 @@ from starlette.testclient import TestClient
 from riichi.cli import main
 from riichi.server import create_app
 from riichi.server.backup import BackupError, backup, restore, whole
-from server_helpers import Seat, stored_actions, write_tables
+from server_helpers import Postgres, Seat, stored_actions, write_tables
+
+RECIPE = Path(__file__).resolve().parent.parent / "deploy" / "backup.sh"
 
 
 def test_a_site_backed_up_in_play_is_restored_and_plays_on(tmp_path: Path) -> None:
@@ -42,6 +47,53 @@ def test_a_site_backed_up_in_play_is_restored_and_plays_on(tmp_path: Path) -> No
             seat.play()
             assert seat.state["over"]
         assert client.get("/api/tables/done").json()["over"] is True
+    assert whole(restored).finished == 2
+
+
+def test_a_postgresql_site_backed_up_in_play_by_the_recipe_is_restored_and_plays_on(
+    postgres: Postgres, tmp_path: Path
+) -> None:
+    """``deploy/backup.sh`` (what the backup timer runs) dumps a serving PostgreSQL
+    site; pg_restore into a new database; ``riichi restore --db`` finds it whole; the
+    restored site plays the table in play on to its end."""
+    url = postgres.new_database()
+    people, finished = write_tables(url, ["inplay", "done"], ["human"] + ["expert"] * 3, "east")
+    tools = str(postgres.bindir) + os.pathsep + os.environ["PATH"]
+    where = {"PGHOST": "127.0.0.1", "PGPORT": str(postgres.port), "PGUSER": "riichi"}
+    env = {**os.environ, **where, "PATH": tools, "PGDATABASE": url.rsplit("/", 1)[1]}
+    with TestClient(create_app(url)) as client:
+        with client.websocket_connect(f"/ws/tables/done?token={finished['tokens'][0]}") as ws:
+            Seat(ws).play()
+        with client.websocket_connect(f"/ws/tables/inplay?token={people['tokens'][0]}") as ws:
+            assert Seat(ws).play(limit=5) == 5
+            dumped = subprocess.run(
+                [str(RECIPE), str(tmp_path / "backups")], env=env, capture_output=True, text=True
+            )  # while the site serves
+    assert dumped.returncode == 0, dumped.stderr
+    (dump,) = (tmp_path / "backups").glob("riichi-*.dump")
+    assert dumped.stdout.strip() == f"backed up to {dump}"
+    restored = postgres.new_database()
+    into = {**env, "PGDATABASE": restored.rsplit("/", 1)[1]}
+    pg_restore = shutil.which("pg_restore", path=tools) or "pg_restore"
+    loaded = subprocess.run(
+        [pg_restore, "--no-owner", "-d", into["PGDATABASE"], str(dump)],
+        env=into,
+        capture_output=True,
+        text=True,
+    )
+    assert loaded.returncode == 0, loaded.stderr
+    checked = CliRunner().invoke(main, ["restore", "--db", restored])
+    assert checked.exit_code == 0, checked.output
+    assert "1 finished games rebuilt" in checked.output and "1 in play" in checked.output
+    assert [s for s, _, _ in stored_actions(restored, "inplay")].count(0) == 5
+    token = people["tokens"][0]
+    with (
+        TestClient(create_app(restored)) as client,
+        client.websocket_connect(f"/ws/tables/inplay?token={token}") as ws,
+    ):
+        seat = Seat(ws)
+        seat.play()
+        assert seat.state["over"]
     assert whole(restored).finished == 2
 
 
