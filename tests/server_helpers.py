@@ -25,6 +25,17 @@ from riichi.server.auth import COOKIE
 from riichi.server.guard import GuardedHttp, GuardedWebSocket, proxy_settings
 
 
+def metric_value(text: str, name: str, missing: float | None = None) -> float:
+    """The value of the sample ``name`` (with its labels, or the first of its labels)
+    on a Prometheus page; ``missing`` when absent, if given."""
+    for line in text.splitlines():
+        if line.startswith(name + " ") or line.startswith(name + "{"):
+            return float(line.rsplit(" ", 1)[1])
+    if missing is None:
+        raise AssertionError(f"{name} not in the metrics")
+    return missing
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -640,7 +640,9 @@ def test_the_daily_wall_side_by_side_a_tournament_and_chips(
         )
         sign_up(page, base_url, name)
         page.click("#nav-daily")
-        page.wait_for_function("() => (document.querySelector('#daily-commitment')?.textContent ?? '')")
+        page.wait_for_function(
+            "() => (document.querySelector('#daily-commitment')?.textContent ?? '')"
+        )
         assert page.inner_text("#daily-play") == "Play today's walls"
         page.click("#daily-play")
         page.wait_for_selector("#my-hand .tile")

@@ -32,6 +32,7 @@ from server_helpers import (
     SyncSocket,
     choose,
     free_port,
+    metric_value,
     start_server,
     stored_actions,
     write_tables,
@@ -289,10 +290,9 @@ def test_several_workers_on_one_port_share_the_tables(
     )
     assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
     assert "PostgreSQL" in refused.stderr and "Redis" in refused.stderr
-    port = free_port()
-    server = start_server(
-        shared, port, tmp_path / "w.log", "--workers", "2", "--redis", redis_server.url
-    )
+    port, scraped = free_port(), free_port()
+    options = ("--workers", "2", "--redis", redis_server.url, "--metrics", f"127.0.0.1:{scraped}")
+    server = start_server(shared, port, tmp_path / "w.log", *options)
     try:
         body = {**TABLE, "seats": ["human", "efficiency", "efficiency", "efficiency"]}
         made = []
@@ -310,12 +310,22 @@ def test_several_workers_on_one_port_share_the_tables(
             assert len(owners) == 2, "one process took every table"
         finally:
             store.close()
-        for table in made[:6]:
+        for table in made:  # a person acts at each, so both processes commit
             with seat_socket(port, table, 0) as ws:
                 seat = Seat(SyncSocket(ws))
                 assert seat.seat == 0
                 seat.await_turn()
                 seat.act()
+        # each worker serves its own metrics, on the first free port of four from the
+        # one named; together they count every table and every action
+        pages = []
+        for metrics_port in range(scraped, scraped + 4):
+            with contextlib.suppress(httpx.TransportError):
+                pages.append(httpx.get(f"http://127.0.0.1:{metrics_port}/metrics").text)
+        assert len(pages) == 2
+        live = sum(metric_value(p, 'riichi_live_tables{kind="private"}', 0) for p in pages)
+        assert live == len(made)
+        assert all(metric_value(p, "riichi_actions_committed_total") > 0 for p in pages)
     finally:
         server.terminate()
         server.wait(15)

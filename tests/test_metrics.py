@@ -10,14 +10,7 @@ from prometheus_client import generate_latest
 from starlette.testclient import TestClient
 
 from riichi.server import create_app
-from server_helpers import Seat, free_port, stored_actions, write_tables
-
-
-def _value(text: str, name: str) -> float:
-    for line in text.splitlines():
-        if line.startswith(name + " ") or line.startswith(name + "{"):
-            return float(line.rsplit(" ", 1)[1])
-    raise AssertionError(f"{name} not in the metrics")
+from server_helpers import Seat, free_port, metric_value, stored_actions, write_tables
 
 
 def test_the_metrics_count_what_the_tables_commit_and_refuse(tmp_path: Path) -> None:
@@ -35,14 +28,14 @@ def test_the_metrics_count_what_the_tables_commit_and_refuse(tmp_path: Path) -> 
             assert client.get("/api/tables/nope").status_code == 404
             seat.await_turn()  # the table waits on this seat: nothing is being committed
             text = generate_latest(metrics.registry).decode()
-            assert _value(text, 'riichi_live_tables{kind="private"}') == 1
-            assert _value(text, "riichi_sockets") == 1
+            assert metric_value(text, 'riichi_live_tables{kind="private"}') == 1
+            assert metric_value(text, "riichi_sockets") == 1
             served = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode()
             committed = len(stored_actions(url, "t"))
-    assert _value(served, "riichi_actions_committed_total") == committed
-    assert _value(served, "riichi_ack_seconds_count") == 3
-    assert _value(served, 'riichi_refused_total{kind="table"}') == 1
-    assert _value(served, 'riichi_refused_total{kind="404"}') == 1
+    assert metric_value(served, "riichi_actions_committed_total") == committed
+    assert metric_value(served, "riichi_ack_seconds_count") == 3
+    assert metric_value(served, 'riichi_refused_total{kind="table"}') == 1
+    assert metric_value(served, 'riichi_refused_total{kind="404"}') == 1
 
 
 def test_the_dashboard_shows_only_metrics_the_site_serves(tmp_path: Path) -> None:
@@ -86,10 +79,10 @@ def test_the_money_gauges_read_the_ledger(tmp_path: Path) -> None:
         text = generate_latest(hub.registry.metrics.registry).decode()
         held = chips.balance(escrow(made.json()["id"]))
         assert held > 0
-        assert _value(text, "riichi_chips_in_play") == held
-        assert _value(text, "riichi_house_exposure") == chips.exposure() > 0
-        assert _value(text, "riichi_reviews_waiting") == 0
-        assert _value(text, "riichi_lease_takeovers_total") == 0
+        assert metric_value(text, "riichi_chips_in_play") == held
+        assert metric_value(text, "riichi_house_exposure") == chips.exposure() > 0
+        assert metric_value(text, "riichi_reviews_waiting") == 0
+        assert metric_value(text, "riichi_lease_takeovers_total") == 0
 
 
 def test_structured_logs_are_json_lines_with_the_table(tmp_path: Path) -> None:

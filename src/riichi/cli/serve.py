@@ -127,7 +127,8 @@ db_option = click.option(
     "metrics_address",
     default=None,
     metavar="HOST:PORT",
-    help="Serve Prometheus metrics on this address (off the public port; one process).",
+    help="Serve Prometheus metrics on this address (off the public port); with --workers N,"
+    " each worker on the first free port of 2N from PORT.",
 )
 @click.option("--access-log/--no-access-log", default=True, help="Log every request.")
 @click.option("--log-json", is_flag=True, help="Logs as JSON lines (with table and account ids).")
@@ -163,8 +164,6 @@ def serve_command(
             "several processes need PostgreSQL (--db postgresql+psycopg://...) "
             "and Redis (--redis redis://...)",
         )
-    if metrics_address is not None and workers > 1:
-        raise OptionError("--metrics", "served by one process; with --workers, not yet")
     if metrics_address is not None and not metrics_address.rpartition(":")[2].isdigit():
         raise OptionError("--metrics", f"HOST:PORT, got {metrics_address!r}")
     shared = shared or workers > 1
@@ -197,6 +196,8 @@ def serve_command(
         "search_workers": search_workers,
         "reviews_per_minute": reviews_per_minute,
         "metrics": metrics_address,
+        # a replacement worker (SIGHUP) starts before the one it replaces stops
+        "metrics_span": 2 * workers if workers > 1 else 1,
     }
     many = workers > 1
     if many:  # each worker process builds the app from these (see app_from_env)
@@ -250,6 +251,7 @@ def app_from_settings(settings: dict[str, Any]) -> Any:
         review_workers=settings.get("review_workers", 1),
         search_workers=settings.get("search_workers", 1),
         metrics=settings.get("metrics"),
+        metrics_span=settings.get("metrics_span", 1),
         limits=Limits(
             sockets_per_address=settings["sockets_per_address"],
             tables_per_address=f"{settings['tables_per_minute']} per minute",

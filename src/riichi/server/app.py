@@ -101,6 +101,7 @@ def create_app(
     search_workers: int = 1,
     features: Sequence[Feature] = FEATURES,
     metrics: str | None = None,
+    metrics_span: int = 1,
 ) -> Starlette:
     """The whole web app on the database at ``db_url`` (SQLite file by default).
 
@@ -112,7 +113,8 @@ def create_app(
     the Redis that relays connections between them and shares rate limits;
     ``review_workers`` the processes that compute game reviews, ``search_workers``
     those in which searching computers think; ``features`` the site's features;
-    ``metrics`` the HOST:PORT that serves this process's metrics (none by default).
+    ``metrics`` the HOST:PORT that serves this process's metrics (none by default),
+    or the first free port of ``metrics_span`` from it (one a worker).
     """
     from riichi.server.storage import Store
 
@@ -142,7 +144,10 @@ def create_app(
         await web.server.start()
         hand_over_on_sigterm(web.server)
         if metrics is not None:
-            web.server.registry.metrics.serve(metrics)
+            port = web.server.registry.metrics.serve(metrics, metrics_span)
+            logging.getLogger("riichi").info(
+                "metrics on %s:%d", metrics.rpartition(":")[0] or "127.0.0.1", port
+            )
         yield
         await web.server.close()
 

@@ -7,8 +7,10 @@ action arriving to its acknowledgement (which comes only once the action is stor
 the messages and requests refused. Read when scraped, from the process's own state:
 the live tables by kind, the open connections, the writer's queue and the relay's
 connections, and what features add (``Metrics.gauges``: the chips in play and the
-house's exposure, the review pool's use). One process: with ``--workers`` the metrics
-are not served yet.
+house's exposure, the review pool's use). With ``--workers N`` each worker serves its
+own registry on the first free port of ``2N`` from the one named (a replacement starts
+before the worker it replaces stops), and Prometheus scrapes them all as targets: a
+worker's gauges read its own state, which one shared registry could not.
 """
 
 from __future__ import annotations
@@ -70,12 +72,22 @@ class Metrics:
         """Read ``server``'s state at each scrape."""
         self.registry.register(_Site(server))
 
-    def serve(self, address: str) -> None:
-        """Serve the registry on ``host:port`` (a thread of its own)."""
+    def serve(self, address: str, span: int = 1) -> int:
+        """Serve the registry on ``host:port`` (a thread of its own), or on the first
+        free port of the ``span`` from it; the port."""
         host, _, port = address.rpartition(":")
         if not port.isdigit():
             raise ValueError(f"--metrics is HOST:PORT, got {address!r}")
-        start_http_server(int(port), host or "127.0.0.1", registry=self.registry)
+        first = int(port)
+        for tried in range(first, first + span):
+            try:
+                start_http_server(tried, host or "127.0.0.1", registry=self.registry)
+            except OSError:
+                if tried == first + span - 1:
+                    raise
+                continue
+            return tried
+        raise ValueError(f"no port to serve metrics on from {address!r} ({span} tried)")
 
 
 class _Site(Collector):
@@ -91,15 +103,15 @@ class _Site(Collector):
         for kind, count in sorted(kinds.items()):
             live.add_metric([kind], count)
         yield live
-        yield _gauge("riichi_sockets", "Open table connections.", sum(hub.sockets.values()))
-        yield _gauge("riichi_spectators", "Spectators of this process's tables.", _spectators(hub))
-        yield _gauge(
+        yield gauge("riichi_sockets", "Open table connections.", sum(hub.sockets.values()))
+        yield gauge("riichi_spectators", "Spectators of this process's tables.", _spectators(hub))
+        yield gauge(
             "riichi_writer_queue",
             "Writes waiting for the group commit.",
             hub.registry.writer.waiting(),
         )
         relayed = 0 if hub.relay is None else len(hub.relay.local)
-        yield _gauge(
+        yield gauge(
             "riichi_relayed_connections", "Connections relayed to another process.", relayed
         )
         for gauges in list(hub.registry.metrics.gauges):
@@ -108,10 +120,6 @@ class _Site(Collector):
 
 def gauge(name: str, text: str, value: float) -> GaugeMetricFamily:
     """One number, for a feature's gauges."""
-    return GaugeMetricFamily(name, text, value=value)
-
-
-def _gauge(name: str, text: str, value: float) -> GaugeMetricFamily:
     return GaugeMetricFamily(name, text, value=value)
 
 
