@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import time
 from collections.abc import Iterator
@@ -610,7 +611,13 @@ def across_a_stop(
                 process.terminate()
                 process.wait(10)
         store.close()
-    # the same tables, once more, on a single process
+    same_as_alone(shared, ids, kinds, tmp_path)
+    return moved
+
+
+def same_as_alone(shared: str, ids: list[str], kinds: list[str], tmp_path: Path) -> None:
+    """The tables ``ids`` of ``shared``, played once more on a single process: every
+    game is action for action the same."""
     alone = f"sqlite:///{tmp_path / 'alone.db'}"
     reference = write_tables(alone, ids, kinds, "one-hand", preset="classic")
     with TestClient(create_app(alone, clock=FakeClock(time.time()))) as client:
@@ -622,7 +629,6 @@ def across_a_stop(
     assert sum(map(len, played.values())) > 20 * len(ids)
     for table_id in ids:
         assert played[table_id] == stored_actions(alone, table_id), table_id
-    return moved
 
 
 def wait_until(done: Any, seconds: float, state: Any) -> None:
@@ -680,6 +686,69 @@ def test_a_stopped_process_hands_its_tables_over_at_once(
     assert sum(moved) >= 1
     log = (tmp_path / "0.log").read_text()
     assert "handed over 6 tables" in log, log[-2000:]
+
+
+def workers_of(supervisor: int) -> set[int]:
+    """The worker processes of ``riichi serve --workers`` (not its resource tracker)."""
+    path = Path(f"/proc/{supervisor}/task/{supervisor}/children")
+    found = set()
+    for pid in path.read_text().split():
+        with contextlib.suppress(OSError):
+            if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.add(int(pid))
+    return found
+
+
+def test_sighup_replaces_the_workers_one_by_one_and_every_game_plays_on(
+    shared: str, redis_server: Redis, tmp_path: Path
+) -> None:
+    """riichi serve --workers 2, eight live tables in play; SIGHUP: each worker is
+    replaced in turn, its replacement ready first (a rolling restart); the old
+    worker hands its tables over as it stops; every person plays on to the end
+    from the last acknowledged version, and every game is the one one process
+    plays."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    ids = [f"r{n:02d}" for n in range(8)]
+    kinds = ["human", "efficiency", "efficiency", "efficiency"]
+    port = free_port()
+    tables = write_tables(shared, ids, kinds, "one-hand", preset="classic")
+    options = ("--workers", "2", "--redis", redis_server.url)
+    server = start_server(shared, port, tmp_path / "w.log", *options)
+    store = Store(shared)
+    try:
+        owners = lambda: store.lease_owners(ids)  # noqa: E731
+        wait_until(lambda: len(set(owners().values()) - {None}) == 2, 30, owners)
+        before = workers_of(server.pid)
+        assert len(before) == 2
+        started, restarted = threading.Semaphore(0), threading.Event()
+        with ThreadPoolExecutor(len(tables)) as pool:
+            games = [
+                pool.submit(play_to_the_end, table, port, [port], started, restarted)
+                for table in tables
+            ]
+            for _ in tables:
+                assert started.acquire(timeout=120), "a game did not start"
+            server.send_signal(signal.SIGHUP)
+            wait_until(lambda: not workers_of(server.pid) & before, 90, lambda: before)
+            restarted.set()
+            moved = [game.result(timeout=300) for game in games]
+        assert len(workers_of(server.pid)) == 2
+        assert sum(moved) >= 1  # the people of the old workers' tables moved
+        for table_id in ids:
+            stored = store.get_table(table_id)
+            assert stored is not None and stored.status == "over", table_id
+        # both old workers handed their tables back as they stopped (none left to expire;
+        # the second may hand on some the first handed it)
+        log = (tmp_path / "w.log").read_text()
+        handed = [int(n) for n in re.findall(r"handed over (\d+) tables", log)]
+        assert len(handed) == 2 and min(handed) > 0 and sum(handed) >= len(ids), handed
+    finally:
+        server.terminate()
+        server.wait(30)
+        store.close()
+    same_as_alone(shared, ids, kinds, tmp_path)
 
 
 def test_a_crowd_relayed_at_once_is_served(
