@@ -106,6 +106,11 @@ class Postgres:
         self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "riichi", name)
         return f"postgresql+psycopg://riichi@127.0.0.1:{self.port}/{name}"
 
+    def restart(self) -> None:
+        """Stopped (every connection cut) and started again with the same settings."""
+        log = str(self.root / "log")
+        self._run("pg_ctl", "-D", str(self.data), "-l", log, "-m", "fast", "-w", "restart")
+
     def stop(self) -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.root, ignore_errors=True)
@@ -115,10 +120,14 @@ class Redis:
     """A throwaway redis-server on a free port, started by the tests."""
 
     def __init__(self, binary: str) -> None:
+        self.binary = binary
         self.port = free_port()
+        self._start()
+
+    def _start(self) -> None:
         self.process = subprocess.Popen(
             [
-                binary,
+                self.binary,
                 "--port",
                 str(self.port),
                 "--bind",
@@ -145,6 +154,11 @@ class Redis:
     def stop(self) -> None:
         self.process.terminate()
         self.process.wait(10)
+
+    def restart(self) -> None:
+        """Stopped and started again on the same port, empty."""
+        self.stop()
+        self._start()
 
 
 def postgres_bindir() -> Path | None:
@@ -314,7 +328,7 @@ def older_database(path: Path, revision: str, *statements: tuple[str, tuple[Any,
 
 
 def write_tables(
-    url: str,
+    url: str | Any,
     ids: list[str],
     kinds: list[str],
     length: str = "south",
@@ -324,7 +338,7 @@ def write_tables(
     """Live tables written straight into a database (past the per-address creation
     limit), as a server finds them when it starts or looks for free tables; their
     seeds follow from their ids, so the same ids deal the same games anywhere.
-    Returns each table's id and seat tokens."""
+    Returns each table's id and seat tokens. ``url`` may be an open ``Store``."""
     from riichi.game import commitment
     from riichi.rules import Length, find_ruleset
     from riichi.server import Store
@@ -333,7 +347,7 @@ def write_tables(
 
     preset = preset or ("classic" if rated else "online")
     rules = find_ruleset(preset).replace(length=Length(length))
-    store = Store(url)
+    store = Store(url) if isinstance(url, str) else url
     tables = []
     try:
         for table_id in ids:
@@ -359,7 +373,8 @@ def write_tables(
             )
             tables.append({"id": table_id, "tokens": tokens})
     finally:
-        store.close()
+        if isinstance(url, str):
+            store.close()
     return tables
 
 

@@ -7,10 +7,12 @@ import json
 import os
 import signal
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect
 
 from riichi.formats import replay_path
@@ -172,6 +174,91 @@ def test_a_restarted_server_rebuilds_the_table_from_its_log(db: str) -> None:
         assert again.version == version and again.state == before
         again.play()
         assert again.state["standings"] is not None
+
+
+def test_a_write_the_database_refuses_is_undone_and_the_log_stays_whole(
+    tmp_path: Path,
+) -> None:
+    """The database goes out of reach as a person acts (it refuses the write, and
+    every read after it): the person is told to retry and nothing else changes; once
+    the database is back the same action is stored where the refused one would have
+    been, and the finished game's log has no gap."""
+    from sqlalchemy.exc import OperationalError
+
+    db = f"sqlite:///{tmp_path / 'down.db'}"
+    with TestClient(create_app(db)) as client:
+        table = new_table(client, rules="online", length="east", seed="down")
+        store = client.app.state.server.store  # type: ignore[attr-defined]
+        writes, reads = store.append_actions, store.get_table
+        url = f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
+        with client.websocket_connect(url) as ws:
+            seat = Seat(ws)
+            seat.play(limit=4)
+            seat.await_turn()
+            before, version = seat.state, seat.version
+
+            def down(*args: object) -> None:
+                raise OperationalError("INSERT", {}, Exception("the server closed the connection"))
+
+            store.append_actions = store.get_table = down
+            action = choose(seat.state)
+            seat.send(seat.action(action))
+            refused = seat.read_until("error", "ack")
+            assert refused["type"] == "error" and "could not be stored" in refused["message"]
+            store.append_actions, store.get_table = writes, reads
+            seat.send({"type": "sync"})
+            synced = seat.read_until("state")
+            assert (synced["version"], synced["state"]) == (version, before)
+            seat.send(seat.action(action))
+            assert seat.read_until("ack", "error")["type"] == "ack"
+            seat.play()
+        record = client.get(f"/api/games/{table['id']}/record")
+        assert record.status_code == 200, record.text
+        assert Match.from_record(record.json()).standings is not None
+
+
+def test_a_write_stored_though_its_reply_was_lost_is_found_in_the_log(tmp_path: Path) -> None:
+    """The database stores an action but its reply is lost: the person is told to
+    retry and the table undoes it, unsure; before it writes again it asks the log,
+    finds the action there, and is read again from the log: the person reconnects to
+    the table with the action played, and the game goes on to an end with no gap."""
+    from sqlalchemy.exc import OperationalError
+
+    from riichi.server.protocol import CLOSE_MOVED
+
+    db = f"sqlite:///{tmp_path / 'lost.db'}"
+    with TestClient(create_app(db)) as client:
+        table = new_table(client, rules="online", length="east", seed="lost-reply")
+        store = client.app.state.server.store  # type: ignore[attr-defined]
+        writes = store.append_actions
+        url = f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
+        with client.websocket_connect(url) as ws:
+            seat = Seat(ws)
+            seat.play(limit=4)
+            seat.await_turn()
+            version, count = seat.version, len(store.load_actions(table["id"]))
+
+            def stored_then_lost(rows: list[Any]) -> list[Any]:
+                writes(rows)
+                raise OperationalError("COMMIT", {}, Exception("connection reset by peer"))
+
+            store.append_actions = stored_then_lost
+            seat.send(seat.action(choose(seat.state)))
+            refused = seat.read_until("error", "ack")
+            assert "could not be stored" in refused["message"]
+            store.append_actions = writes
+            seat.send(seat.action(choose(seat.state)))  # the same decision, as it saw it
+            with pytest.raises(WebSocketDisconnect) as closed:
+                seat.read_until("ack")
+            assert closed.value.code == CLOSE_MOVED
+        assert len(store.load_actions(table["id"])) == count + 1  # the first try, stored
+        with client.websocket_connect(url) as ws:
+            again = Seat(ws)
+            assert again.version > version
+            again.play()
+            assert again.state["over"]
+        record = client.get(f"/api/games/{table['id']}/record")
+        assert record.status_code == 200, record.text
 
 
 def test_a_killed_server_loses_no_acknowledged_action(db: str) -> None:

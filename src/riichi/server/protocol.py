@@ -28,6 +28,7 @@ CLOSE_TOO_MANY = 4429  # too many connections from one address, or too many mess
 CLOSE_UNSUPPORTED = 1003  # a binary frame
 CLOSE_MOVED = 4410  # another process owns the table now: reconnect
 MOVED = ("table {table} has moved to another server; reconnect", CLOSE_MOVED)
+RELOADED = ("table {table} is read again from its log; reconnect", CLOSE_MOVED)
 IDLE = ("table {table} closed: nobody played at it", CLOSE_NO_TABLE)
 CLOSED = ("table {table} was closed by the site's operators", CLOSE_NO_TABLE)
 LEFT = ("table {table} closed: its player left", CLOSE_NO_TABLE)

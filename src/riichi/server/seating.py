@@ -127,6 +127,14 @@ def load_match(stored: StoredTable, store: Store) -> tuple[Match, list[SeatSpec]
     return match, seats
 
 
+def without_last(match: Match) -> Match:
+    """``match`` as it stood before its last action (replayed from its start)."""
+    replay = match.restarted()
+    for seat, action in match.actions[:-1]:
+        replay.apply(seat, action)
+    return replay
+
+
 def ended_hand(match: Match) -> Kyoku | None:
     """The last hand of ``match`` to have ended, as it stood at its end, rebuilt from the
     match's own actions (a live table keeps it; a reloaded one does not)."""

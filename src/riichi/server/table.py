@@ -47,8 +47,15 @@ from riichi.server.audience import Audience
 from riichi.server.clock import Clock
 from riichi.server.limits import Limits
 from riichi.server.metrics import Metrics
-from riichi.server.protocol import CLOSE_REFUSED, MOVED, ProtocolError, Viewer, action_of
-from riichi.server.seating import ended_hand, load_match
+from riichi.server.protocol import (
+    CLOSE_REFUSED,
+    MOVED,
+    RELOADED,
+    ProtocolError,
+    Viewer,
+    action_of,
+)
+from riichi.server.seating import ended_hand, without_last
 from riichi.server.storage import ActionRow, ClockRow, LeaseLost, Store, StoredTable, Writer
 from riichi.server.thinkers import Thinkers
 
@@ -101,6 +108,9 @@ class LiveTable:
         self.on_lost = on_lost  # told when another process has taken the table's lease
         self.epoch = epoch  # the lease this process holds (None: no lease is checked)
         self.lost = False
+        # a write failed: whether it was stored after all (its reply lost) is asked of
+        # the log before the table writes again
+        self.unsure = False
         self.viewers: set[Viewer] = set()
         self.delay = delay
         self.bots: dict[int, Bot] = {
@@ -358,6 +368,8 @@ class LiveTable:
             raise ProtocolError(
                 f"table {self.id}: {action} is not legal for seat {seat} now (legal: {options})"
             )
+        if self.unsure:
+            await self._settle_log()
         before = self.version
         seq = len(self.match.actions)
         hands = len(self.match.results)
@@ -368,6 +380,7 @@ class LiveTable:
             if self.untimed and now - self._touch_stored >= TOUCH_EVERY:
                 touched = now
         kyoku = self.match.kyoku
+        timer_before = None if self.timer is None else self.timer.to_dict()
         self.match.apply(seat, action)
         standings = self.match.standings
         clock = None
@@ -394,12 +407,14 @@ class LiveTable:
         except LeaseLost:
             raise ProtocolError(f"table {self.id} has moved to another server; reconnect") from None
         except Exception as exc:
+            # undone in memory, not reloaded: the database that refused the write may be
+            # out of reach, and a table that kept the action would store the next at the
+            # wrong place in its log
             log.error("table %s: action %d not stored: %s", self.id, seq, exc)
-            stored = await asyncio.to_thread(self.store.get_table, self.id)
-            assert stored is not None
-            self.match, _ = await asyncio.to_thread(load_match, stored, self.store)
-            if self.timer is not None and stored.clock:
-                self.timer = ClockState.from_dict(stored.clock)
+            self.match = await asyncio.to_thread(without_last, self.match)
+            if timer_before is not None:
+                self.timer = ClockState.from_dict(timer_before)
+            self.unsure = True
             raise ProtocolError(f"table {self.id}: the action could not be stored; retry") from None
         if self.metrics is not None:
             self.metrics.actions.inc()
@@ -412,6 +427,30 @@ class LiveTable:
             self._ended = kyoku
         self._publish(before, kyoku if ended else None, seat if timeout else None)
         self.audience.tell_the_absent()
+
+    async def _settle_log(self) -> None:
+        """After a failed write: if the log holds what this table holds, go on; if it
+        holds the undone action too (stored, its reply lost), the log is the truth and
+        the table is read again from it (its viewers reconnect); if the log is out of
+        reach, refuse and change nothing."""
+        try:
+            stored = await asyncio.to_thread(self.store.action_count, self.id)
+        except Exception:
+            raise ProtocolError(f"table {self.id}: its log is out of reach; retry") from None
+        if stored == len(self.match.actions):
+            self.unsure = False
+            return
+        log.warning(
+            "table %s: the log holds %d actions, this copy %d; read again",
+            self.id,
+            stored,
+            len(self.match.actions),
+        )
+        self.lost = True
+        self.kick_all(RELOADED)
+        if self.on_lost is not None:
+            self.on_lost(self)
+        raise ProtocolError(f"table {self.id}: read again from its log; reconnect")
 
     async def _store(self, row: ActionRow | ClockRow) -> None:
         """Write through the group commit; a refused lease ends this copy of the table

@@ -93,7 +93,9 @@ class Store:
 
     def __init__(self, url: str = DEFAULT_URL) -> None:
         self.url = url
-        self.engine: Engine = create_engine(url)
+        # a pooled connection is checked before use: after the database restarts, every
+        # one the pool holds is dead, and each would fail its next write once
+        self.engine: Engine = create_engine(url, pool_pre_ping=not url.startswith("sqlite"))
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         migrate(self.engine)
@@ -312,6 +314,14 @@ class Store:
         """Mark a table over; for a log whose last action was stored without its end."""
         with self.engine.begin() as conn:
             _finish(conn, table_id, final)
+
+    def action_count(self, table_id: str) -> int:
+        """How many actions a table's log holds."""
+        with self.engine.connect() as conn:
+            count = conn.execute(
+                select(func.count()).select_from(actions).where(actions.c.table_id == table_id)
+            ).scalar_one()
+        return int(count)
 
     def load_actions(self, table_id: str) -> list[tuple[int, dict[str, Any]]]:
         with self.engine.connect() as conn:
