@@ -254,6 +254,63 @@ def test_play_now_deals_a_hand_in_one_tap_and_leave_ends_it(
     assert errors == []
 
 
+# Where a tile lies on its side: a called tile in a set beside the hand and on the board,
+# in the call buttons, in a result; a riichi discard in a river.
+SIDEWAYS_PLACES = [
+    "#table .seat-zone[data-pos='1'] .melds",
+    ".hand-row .melds",
+    "#actions .act-tiles",
+    ".result-panel",
+    "#table .seat-zone[data-pos='0'] .river",
+]
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_tile_on_its_side_turns_whole(browser: Browser, base_url: str, width: int) -> None:
+    """A tile on its side turns with its frame: the box is landscape, the upright frame
+    is gone, and the turned face lies inside the box (it once kept a narrow upright
+    frame with the face spilling out on both sides), wherever it is drawn."""
+    page = browser.new_page(viewport={"width": width, "height": 800 if width > 500 else 844})
+    page.goto(base_url)
+    page.click("#play-now")
+    page.wait_for_selector("#my-hand .tile")
+    found = page.evaluate(
+        """async (places) => {
+        const { tileEl } = await import("/static/js/tiles.js");
+        const out = [];
+        for (const place of places) {
+          let host = document.querySelector(place);
+          if (!host || host.offsetParent === null) {  // not shown now: made as the page makes it
+            const [outer, inner] = place.split(" .").length > 1
+              ? [place.slice(0, place.lastIndexOf(" .")), place.slice(place.lastIndexOf(" .") + 2)]
+              : ["body", place.replace(/^[.#]/, "")];
+            host = document.createElement("div");
+            host.className = inner;
+            (document.querySelector(outer) || document.body).appendChild(host);
+          }
+          const t = tileEl(41, "m sideways");
+          host.appendChild(t);
+          const box = t.getBoundingClientRect();
+          const face = t.querySelector("img").getBoundingClientRect();
+          const frame = getComputedStyle(t, "::before");
+          // its own width and height: a side seat's zone is turned as a whole
+          out.push({ place, w: t.offsetWidth, h: t.offsetHeight,
+            spill: Math.max(box.left - face.left, face.right - box.right,
+                            box.top - face.top, face.bottom - box.bottom),
+            upright: getComputedStyle(t).backgroundImage !== "none",
+            turned: frame.content !== "none" && frame.transform !== "none" });
+          t.remove();
+        }
+        return out;
+      }""",
+        SIDEWAYS_PLACES,
+    )
+    for tile in found:
+        assert tile["w"] > tile["h"] > 0, tile
+        assert tile["spill"] <= 1, tile
+        assert not tile["upright"] and tile["turned"], tile
+
+
 def test_missing_tables_games_and_pages_say_so(browser: Browser, base_url: str) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 844})
     errors: list[str] = []
