@@ -107,6 +107,26 @@ def test_the_shipped_weights_load_and_play_a_hand_the_same_way_for_a_seed() -> N
     assert make_bot("learned").name == "learned (bot)"
 
 
+def test_a_call_bias_kept_with_the_weights_makes_the_player_call_more(tmp_path: Path) -> None:
+    """``call_bias`` is added to the policy score of chi, pon and open kan, stored
+    with the weights: a large one calls wherever expert weighs a call among its best."""
+    network = Network.load()
+    network.call_bias = 50.0
+    network.save(tmp_path / "calls.npz")
+    assert Network.load(tmp_path / "calls.npz").call_bias == 50.0
+    assert Network.load().call_bias == 0.0
+
+    def calls(weights: Path) -> int:
+        made = 0
+        for seed in range(4):
+            bots = [LearnedBot(f"calls:{seed}:{s}", weights=weights) for s in range(4)]
+            match = play_match(Match(ONE_HAND, seed, [b.name for b in bots]), bots)
+            made += sum(a.type.value in ("chi", "pon", "kan") for _, a in match.actions)
+        return made
+
+    assert calls(tmp_path / "calls.npz") > calls(WEIGHTS)
+
+
 def test_the_data_command_writes_shards(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         main,

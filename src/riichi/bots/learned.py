@@ -24,7 +24,9 @@ from riichi.bots.agent import Bot
 from riichi.bots.expert import ExpertBot, Valued
 from riichi.bots.features import option_features, state_features, weighed
 from riichi.bots.network import EDGE, EDGE_UNIT, POLICY, WEIGHTS, Network, inputs
-from riichi.game import Action, Observation
+from riichi.game import Action, ActionType, Observation
+
+CALLS = frozenset({ActionType.CHI, ActionType.PON, ActionType.KAN})
 
 _LOADED: dict[Path, Network] = {}
 
@@ -57,13 +59,17 @@ class LearnedBot(Bot):
         if not kept:
             return options[0], kept, None
         heads = self.heads(observation, kept)
-        return kept[self.pick(heads)], kept, heads
+        return kept[self.pick(heads, kept)], kept, heads
 
-    def pick(self, heads: np.ndarray) -> int:
+    def pick(self, heads: np.ndarray, kept: list[Valued]) -> int:
         """The option played, by its index in expert's order (0: expert's choice)."""
         margin = self.network.margin
         if margin is None or heads.shape[1] <= EDGE:
-            return int(np.argmax(heads[:, POLICY]))
+            scores = heads[:, POLICY]
+            if self.network.call_bias:
+                calls = np.array([o.action.type in CALLS for o in kept])
+                scores = scores + self.network.call_bias * calls
+            return int(np.argmax(scores))
         edge = heads[:, EDGE] * EDGE_UNIT
         best = int(np.argmax(edge))
         return best if edge[best] - edge[0] > margin else 0

@@ -28,6 +28,7 @@ HEADS = 4  # policy score, hand's score change (thousands), final place, edge
 POLICY, HAND, PLACE, EDGE = range(HEADS)
 EDGE_UNIT = 2.0  # the edge head's unit, in thousands of points
 WEIGHTS = Path(__file__).with_name("weights") / "learned.npz"
+_SCALARS = ("margin", "call_bias")  # stored beside the layers
 
 
 @dataclass
@@ -42,6 +43,11 @@ class Network:
     # the learned player to leave expert's choice (stored with the weights); None: it
     # plays by its policy head
     margin: float | None = None
+    # added to the policy score of a call (chi, pon, open kan) at play time, stored with
+    # the weights: a policy's first choice calls less often than the people it learned
+    # from (a call is the minority choice at most call decisions), and this sets how
+    # often it calls without retraining
+    call_bias: float = 0.0
 
     @property
     def heads(self) -> int:
@@ -77,14 +83,17 @@ class Network:
         with path.open("wb") as f:
             if self.margin is not None:
                 p["margin"] = np.array(self.margin, np.float32)
+            if self.call_bias:
+                p["call_bias"] = np.array(self.call_bias, np.float32)
             np.savez_compressed(f, **p)
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> Network:
         with np.load(path) as data:
-            layers = {k: data[k].astype(np.float32) for k in data.files if k != "margin"}
+            layers = {k: data[k].astype(np.float32) for k in data.files if k not in _SCALARS}
             margin = float(data["margin"]) if "margin" in data.files else None
-        return cls(**layers, margin=margin)
+            bias = float(data["call_bias"]) if "call_bias" in data.files else 0.0
+        return cls(**layers, margin=margin, call_bias=bias)
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The heads for each row of ``x`` (options by ``INPUT`` numbers), with both
