@@ -60,6 +60,23 @@ def shot(page: Page, name: str) -> None:
 RESULT = "#result-panel:not([hidden])"
 
 
+# a tile or tiles in the notation ("9s", "45m", "0p", "1z"): never shown to people
+NOTATION = re.compile(r"\b[0-9]{1,4}[mpsz]\b")
+
+
+def assert_no_notation(page: Page, where: str) -> None:
+    """No tile in notation in the page's text, nor in what its titles, labels and
+    images' alternatives say."""
+    said = page.evaluate(
+        """() => [document.body.innerText, ...[...document.querySelectorAll(
+          "[title], [aria-label], img[alt]")].flatMap((n) =>
+          [n.getAttribute("title"), n.getAttribute("aria-label"), n.getAttribute("alt")])
+        ].filter(Boolean).join(" ")"""
+    )
+    found = sorted(set(NOTATION.findall(said)))
+    assert not found, f"{where}: tiles in notation {found}"
+
+
 def check_result_in_view(page: Page) -> None:
     """A result reads from its top (who won, the hand) and Next is in view with it."""
     box = page.evaluate(
@@ -179,6 +196,7 @@ class Person:
             body = page.inner_text("#result-body")
             assert "han" in body or "draw" in body
             check_result_in_view(page)
+            assert_no_notation(page, "a result")
             self.seen["results"] += 1
             if page.locator("#result-body .tile.winning").count() and not self.seen.get("shot"):
                 self.seen["shot"] = 1
@@ -767,6 +785,7 @@ def screens_at_both_widths(page: Page, screens: dict[str, tuple[str, str]]) -> N
             page.goto(url)
             page.wait_for_selector(ready, timeout=60_000)
             assert page.evaluate(fits), f"{name} is wider than the screen at {width}"
+            assert_no_notation(page, name)
             shot(page, f"screen-{name}-{width}")
             serious = [
                 (v["id"], v["nodes"][0]["target"])
@@ -977,6 +996,7 @@ def test_a_pasted_log_is_reviewed_beside_its_replay(browser: Browser, tmp_path: 
         assert "/review/log-" in kept and kept.endswith("/1")
         assert "bob" in page.inner_text("#review-who")
         assert page.locator("#review-decision li.played").count() == 1
+        assert_no_notation(page, "a review")
         page.keyboard.press("m")
         shown = "(document.querySelector('#review-decision')?.textContent ?? '')"
         page.wait_for_function(f"() => /lost/.test({shown})")

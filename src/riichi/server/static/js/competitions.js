@@ -115,7 +115,7 @@ export async function showTournaments(offset = 0) {
   const rules = $("#t-rules");
   if (!rules.options.length) {
     for (const p of presets) {
-      const opt = el("option", null, `${p.name} (${p.players}p)`);
+      const opt = el("option", null, `${p.name} (${p.players} players)`);
       opt.value = p.name;
       if (p.name === "riichi-basic") opt.selected = true;
       rules.appendChild(opt);

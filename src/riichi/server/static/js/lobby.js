@@ -107,7 +107,7 @@ export async function showLobby() {
   const presets = await (await fetch("/api/presets")).json();
   const rules = $("#rules");
   for (const p of presets) {
-    const opt = el("option", null, `${p.name} (${p.players}p)`);
+    const opt = el("option", null, `${p.name} (${p.players} players)`);
     opt.value = p.name;
     if (p.name === "online") opt.selected = true;
     rules.appendChild(opt);

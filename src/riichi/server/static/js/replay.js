@@ -4,7 +4,7 @@ import { $, el, link, setStatus, showGone } from "./dom.js";
 import { offerReport } from "./moderation.js";
 import { resultHtml, showResult } from "./result.js";
 import { showRules } from "./rules.js";
-import { WINDS } from "./tiles.js";
+import { WINDS, worded } from "./tiles.js";
 
 // A replay in `root` (which holds a .board, a .frame-label and [data-step] buttons, and
 // may hold a .replay-hands list and a .replay-seat choice) of a finished game (its id)
@@ -30,7 +30,7 @@ export async function replayPane(root, source, onEnd, { onShow = null, view: sea
     const f = frames[at];
     drawTable(f, view, true, false, root);
     const label = root.querySelector(".frame-label");
-    label.textContent = `${at}/${frames.length - 1} ${f.label || "deal"}`;
+    label.textContent = `${at}/${frames.length - 1} ${worded(f.label) || "deal"}`;
     label.classList.toggle("timeout", Boolean(f.timeout));
     if (list) list.value = String(hands.filter((h) => h.start <= at).length - 1);
     if (ends(at)) onEnd(f.events, players, f);

@@ -1,7 +1,7 @@
 // A hand's result and a match's final standings.
 import { meldsEl } from "./board.js";
 import { $, el, link, signed } from "./dom.js";
-import { tileEl } from "./tiles.js";
+import { tileEl, worded } from "./tiles.js";
 
 export function handTiles(tiles, winning) {
   const box = el("div", "hand result-hand");
@@ -51,7 +51,7 @@ export function resultHtml(events, players, state) {
       box.appendChild(el("p", "value", r.yakuman
         ? `yakuman x${r.yakuman} · ${r.points.toLocaleString()} points`
         : `${r.han} han ${r.fu} fu${limit} · ${r.points.toLocaleString()} points`));
-      if (!r.yakuman) box.appendChild(el("p", "muted fu", `fu: ${r.fu_items.map((i) => `${i.label} ${i.fu}`).join(", ")}`));
+      if (!r.yakuman) box.appendChild(el("p", "muted fu", `fu: ${r.fu_items.map((i) => `${worded(i.label)} ${i.fu}`).join(", ")}`));
       const pays = r.payments.map((p) => `${players[p.seat].name} pays ${p.points.toLocaleString()}`).join("; ");
       box.appendChild(el("p", "payments", pays));
     } else if (e.type === "ryuukyoku") {

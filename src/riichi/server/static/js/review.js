@@ -5,7 +5,7 @@ import { $, el, getJSON, postJSON, setStatus, signed } from "./dom.js";
 import { svgEl } from "./pages.js";
 import { replayKeys, replayPane } from "./replay.js";
 import { showResult } from "./result.js";
-import { kindTile, tileEl } from "./tiles.js";
+import { kindTile, roundWords, tileEl, worded } from "./tiles.js";
 
 const MAX_LOG = 1 << 20;  // as the server's limit: said before the upload, not after
 const SHOWN = 3;  // options shown as bars at a decision, the played one besides
@@ -35,7 +35,19 @@ export async function showReview(game, seat) {
 const points = (v) => (v === null || v === undefined ? "-" : Math.round(v).toLocaleString());
 const pct = (v) => `${Math.round(100 * v)}%`;
 
+// The review's texts name tiles in notation: said in words once, as it arrives.
+function inWords(review) {
+  for (const d of review.decisions) {
+    d.round = roundWords(d.round);
+    d.played_text = worded(d.played_text);
+    d.best = worded(d.best);
+    for (const o of d.options) o.text = worded(o.text);
+  }
+  return review;
+}
+
 async function openReview(review, source) {
+  inWords(review);
   $("#review-upload").hidden = true;
   $("#table").hidden = false;
   $("#options").hidden = true;

@@ -8,7 +8,7 @@ import { setupLeave } from "./mine.js";
 import { lastHand, showResult } from "./result.js";
 import { showRules } from "./rules.js";
 import { play, playEvents, setSound } from "./sound.js";
-import { tileName } from "./tiles.js";
+import { tileSpoken } from "./tiles.js";
 
 // Close codes after which reconnecting cannot help: a refused seat link, no such table.
 export const FINAL_CLOSE_CODES = new Set([4403, 4404]);
@@ -148,7 +148,7 @@ export function playTable(tableId, token) {
   // The clock played for a seat: said on the table as it happens.
   function timedOut(who, events, after) {
     const move = events.find((e) => e.seat === who && ["discard", "pass", "riichi"].includes(e.type));
-    const what = move && move.type === "discard" ? `discarded ${tileName(move.tile)}` : "passed";
+    const what = move && move.type === "discard" ? `discarded ${tileSpoken(move.tile)}` : "passed";
     const name = after && after.players[who] ? after.players[who].name : `seat ${who + 1}`;
     notice(who === seat ? `Your time ran out: the clock ${what} for you.` : `${name}'s time ran out: the clock ${what}.`);
   }

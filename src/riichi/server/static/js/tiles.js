@@ -5,21 +5,12 @@ export const SUITS = ["Man", "Pin", "Sou"];
 export const HONORS = ["Ton", "Nan", "Shaa", "Pei", "Haku", "Hatsu", "Chun"];
 export const WINDS = ["East", "South", "West", "North"];
 export const WIND_GLYPHS = ["東", "南", "西", "北"];  // drawn in the bundled font
-export const SUIT_LETTERS = "mps";
-export const HONOR_NAMES = ["E", "S", "W", "N", "Wh", "Gr", "Rd"];
 
 let RED = new Set();  // the red fives of the ruleset on screen
 
 export function setRed(tiles) { RED = new Set(tiles); }
 
 export function kindOf(tile) { return tile >> 2; }
-
-export function tileName(tile) {
-  const k = kindOf(tile);
-  if (k >= 27) return HONOR_NAMES[k - 27];
-  const n = RED.has(tile) ? 0 : (k % 9) + 1;
-  return `${n}${SUIT_LETTERS[Math.floor(k / 9)]}`;
-}
 
 export function tileArt(tile) {
   const k = kindOf(tile);
@@ -38,7 +29,7 @@ export function tileEl(tile, extra) {
   const img = el("img");
   img.src = `/static/tiles/${tileArt(tile)}.svg`;
   img.alt = tileSpoken(tile);
-  node.title = tileName(tile);
+  node.title = tileSpoken(tile);
   node.dataset.tile = tile;
   node.appendChild(img);
   return node;
@@ -57,3 +48,28 @@ export function tileSpoken(tile) {
 export function kindSpoken(k) { return k >= 27 ? FULL_HONORS[k - 27] : `${(k % 9) + 1} ${SUIT_WORDS[Math.floor(k / 9)]}`; }
 
 export function kindTile(k) { return k * 4 + (k < 27 && k % 9 === 4 ? 1 : 0); }  // a plain copy to draw a kind
+
+// Tiles in the notation the server's texts use ("discard 9s", "chi 3s with 45s",
+// "ron 3z", "closed triplet 1z") said in words, for people: "discard 9 bamboo",
+// "chi 3 bamboo with 4-5 bamboo", "ron East", "closed triplet East". A red five (0)
+// is "red 5".
+const NOTATION = /\b([0-9]{1,4})([mpsz])\b/g;
+
+export function worded(text) {
+  if (typeof text !== "string") return text;
+  return text.replace(NOTATION, (token, digits, suit) => {
+    if (suit === "z") {
+      if (/[089]/.test(digits)) return token;
+      return [...digits].map((d) => FULL_HONORS[Number(d) - 1]).join(" ");
+    }
+    const numbers = [...digits].map((d) => (d === "0" ? "red 5" : d)).join("-");
+    return `${numbers} ${SUIT_WORDS["mps".indexOf(suit)]}`;
+  });
+}
+
+// A hand's label "E1-0" (round wind, dealer's number, honba) in words: "East 1, 0 honba".
+export function roundWords(label) {
+  const m = /^([ESWN])(\d)-(\d+)$/.exec(label ?? "");
+  if (!m) return label;
+  return `${WINDS["ESWN".indexOf(m[1])]} ${m[2]}, ${m[3]} honba`;
+}
