@@ -650,6 +650,21 @@ def test_the_leaderboard_a_player_page_and_watching_a_table(
         stats = page.inner_text("#player-stats")
         assert "win rate" in stats and "deal-in rate" in stats
         assert page.locator("#player-games li").count() == 6
+        games = page.inner_text("#player-games")
+        assert re.search(r", \d{1,3},\d{3}\b", games), games  # scores with separators
+        # one game is said, not drawn as a lone dot; an empty list has no "0-0 of 0"
+        one = page.evaluate(
+            """async () => {
+            const { plotHistory } = await import("/static/js/pages.js");
+            const { pager } = await import("/static/js/dom.js");
+            const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+            plotHistory(svg, [{ rating: 1512, place: 2 }]);
+            const box = document.createElement("div");
+            pager(box, { total: 0, offset: 0, limit: 25, items: [] }, () => {});
+            return [svg.querySelectorAll("circle").length, svg.textContent, box.textContent];
+          }"""
+        )
+        assert one == [0, "game 1: place 2, rating 1512", ""], one
         shot(page, "7-player")
         page.click("#player-games li a >> nth=0")
         page.wait_for_selector("#frame-label")

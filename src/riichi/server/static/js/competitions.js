@@ -37,7 +37,11 @@ export async function showDaily() {
     setStatus(err.message);
     return;
   }
-  $("#daily-title").textContent = data.today ? `Daily Wall of ${data.day} (UTC)` : `Daily Wall of ${data.day}`;
+  $("#daily-title").textContent = `Daily Wall of ${data.day}`;
+  // the day is the same everywhere (a UTC day); when it ends is said in local time
+  $("#daily-ends").textContent = data.today
+    ? `Today's walls can be played until ${when(data.ends)}, your time.`
+    : `This day ended ${when(data.ends)}, your time.`;
   $("#daily-commitment").textContent = data.commitment;
   const seed = $("#daily-seed");
   seed.textContent = data.seed

@@ -26,7 +26,8 @@ export async function postJSON(url, body, method = "POST") {
 
 export function pager(box, page, go) {
   box.replaceChildren();
-  const from = page.total ? page.offset + 1 : 0;
+  if (!page.total) return;  // the list says it is empty; "0-0 of 0" says nothing more
+  const from = page.offset + 1;
   const to = page.offset + page.items.length;
   if (page.offset > 0) {
     const prev = el("button", null, "« previous");

@@ -95,15 +95,15 @@ export function plotReviews(svg, reviews) {
 
 function plotSeries(svg, values, { empty, title, dot }) {
   svg.replaceChildren();
-  if (!values.length) {
+  if (values.length < 2) {  // one point is no line: said, not drawn as a lone dot
     svg.appendChild(svgEl("text", { x: 300, y: 100, "text-anchor": "middle", class: "plot-empty" }))
-      .textContent = empty;
+      .textContent = values.length ? title(0) : empty;
     return;
   }
   let low = Math.min(...values), high = Math.max(...values);
   if (high - low < 50) { low -= 25; high += 25; }
   const w = 600, h = 200, pad = 36;
-  const x = (i) => pad + (values.length === 1 ? (w - 2 * pad) / 2 : (i * (w - 2 * pad)) / (values.length - 1));
+  const x = (i) => pad + (i * (w - 2 * pad)) / (values.length - 1);
   const y = (v) => h - pad / 2 - ((v - low) * (h - pad)) / (high - low);
   svg.appendChild(svgEl("line", { x1: pad, y1: h - pad / 2, x2: w - pad, y2: h - pad / 2, class: "axis" }));
   for (const v of [low, high]) {
@@ -125,7 +125,7 @@ function plotSeries(svg, values, { empty, title, dot }) {
 }
 
 export function percent(v) { return v === null || v === undefined ? "-" : `${(100 * v).toFixed(1)}%`; }
-export function points(v) { return v === null || v === undefined ? "-" : String(Math.round(v)); }
+export function points(v) { return v === null || v === undefined ? "-" : Math.round(v).toLocaleString(); }
 
 export function statsTable(table, stats) {
   table.replaceChildren();
@@ -179,7 +179,7 @@ export async function showPlayer(key, offset = 0) {
   for (const g of data.games.items) {
     const li = el("li");
     const when = new Date(g.finished * 1000).toLocaleString();
-    const a = el("a", null, `${when}: ${g.kind}, place ${g.place}, ${g.score}`);
+    const a = el("a", null, `${when}: ${g.kind}, place ${g.place}, ${g.score.toLocaleString()}`);
     a.href = `/replay/${g.table}`;
     li.appendChild(a);
     for (const [fmt, label] of [["tenhou6", "tenhou.net/6"], ["mjai", "mjai"], ["record", "record"]]) {
