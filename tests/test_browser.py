@@ -148,6 +148,7 @@ class Person:
         self.page = page
         self.width = width
         self.seen: dict[str, int] = {"call": 0, "riichi": 0, "win": 0, "results": 0}
+        self.board_at: set[tuple[int, int, int]] = set()  # where the board was drawn
 
     def check_table(self) -> None:
         page = self.page
@@ -188,6 +189,10 @@ class Person:
         marked = page.locator("#table .river .tile.last").count()
         assert marked <= 1
         self.seen["marked"] = self.seen.get("marked", 0) + marked
+        # the board never moves between turns, whatever the hand's length or a prompt
+        box = page.locator("#board").bounding_box()
+        assert box is not None
+        self.board_at.add((round(box["x"]), round(box["y"]), round(box["width"])))
 
     def act(self) -> bool:
         """One step; False once the match's final result is on screen."""
@@ -248,7 +253,10 @@ def test_play_now_deals_a_hand_in_one_tap_and_leave_ends_it(
     """Play now is at the top of the home page, above the fold on a phone; one tap
     deals a practice hand; the table remembered in this browser is listed on the home
     page to resume; Leave ends the practice game and comes home."""
-    page = browser.new_page(viewport={"width": width, "height": 800 if width > 500 else 844})
+    phone = width < 500  # a touch screen, without a keyboard
+    page = browser.new_context(
+        viewport={"width": width, "height": 844 if phone else 800}, has_touch=phone, is_mobile=phone
+    ).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(base_url)
@@ -257,6 +265,11 @@ def test_play_now_deals_a_hand_in_one_tap_and_leave_ends_it(
     assert page.locator("#new-table").is_hidden()  # the rules form is folded
     page.click("#play-now")
     page.wait_for_selector("#my-hand .tile")
+    # keys are hinted with a keyboard, not on a touch screen
+    hinted = page.evaluate(
+        "() => getComputedStyle(document.querySelector('#result-ok .key')).display !== 'none'"
+    )
+    assert hinted is not phone
     table = page.url.split("/table/")[1].split("#")[0]
     page.goto(base_url)
     page.wait_for_selector(f"#mine-list a[href^='/table/{table}']")
@@ -396,6 +409,7 @@ def test_a_game_against_bots_in_the_browser(browser: Browser, base_url: str, wid
     assert person.seen["call"] and person.seen["riichi"] and person.seen["win"], person.seen
     assert person.seen["marked"] > 20 and person.seen.get("drawn", 0) > 10, person.seen
     assert person.seen.get("sized", 0) > 10, person.seen
+    assert len(person.board_at) == 1, f"the board moved: {person.board_at}"
     shot(page, f"2-match-result-{width}")
     page.click("#result-ok")
     page.goto(base_url)
@@ -1049,6 +1063,16 @@ def test_a_pasted_log_is_reviewed_beside_its_replay(browser: Browser, tmp_path: 
                 "review-upload": (f"{server.url}/review", "#review-form"),
             },
         )
+        # on a phone the steps sit under the board, and the decision under the steps
+        page.goto(kept)
+        page.wait_for_selector("#review-decision p")
+        board, steps, decision = (
+            page.locator(s).bounding_box()
+            for s in ("#board", "#replay-controls", "#review-decision")
+        )
+        assert board and steps and decision
+        assert 0 <= steps["y"] - (board["y"] + board["height"]) < 40, (board, steps)
+        assert 0 <= decision["y"] - (steps["y"] + steps["height"]) < 120, (steps, decision)
         assert errors == []
     finally:
         server.stop()

@@ -102,7 +102,8 @@ function drawActions(state, legal, canRiichi, riichiMode, act, toggleRiichi) {
     p.appendChild(tileEl(called, "h"));
   }
   if (canRiichi) {
-    const b = el("button", "act riichi", riichiMode ? "Cancel riichi (R)" : "Riichi (R)");
+    const b = el("button", "act riichi", riichiMode ? "Cancel riichi" : "Riichi");
+    b.appendChild(el("span", "key", " (R)"));
     b.dataset.action = "riichi";
     b.addEventListener("click", toggleRiichi);
     actions.appendChild(b);

@@ -101,7 +101,10 @@ async function openReview(review, source) {
 
 function summary(review) {
   const s = review.summary;
-  $("#review-who").textContent = `${review.player}, by ${review.reviewer}`;
+  // the reviewer by name; its version (which review a kept one was) in the title
+  const who = $("#review-who");
+  who.textContent = `${review.player}, by ${review.reviewer.startsWith("mjai") ? "an outside bot" : review.reviewer.split(" ")[0]}`;
+  who.title = review.reviewer;
   const unit = review.unit === "points" ? "expected points" : review.unit;
   $("#review-summary").textContent =
     `Top-choice match ${pct(s.top_choice)}, within the best value ${pct(s.within_best ?? s.agreement)}, of ${s.decisions} decisions; ${points(s.lost_per_hand)} ${unit} lost a hand `
@@ -210,7 +213,10 @@ function showDecision(review, index) {
   const box = $("#review-decision");
   box.replaceChildren();
   if (index === undefined) {
-    box.appendChild(el("p", "muted", `No decision of ${review.player} here: step on (→), or M for the next mistake.`));
+    const none = el("p", "muted", `No decision of ${review.player} here: step on`);
+    none.appendChild(el("span", "key", " (→), or M for the next mistake"));
+    none.appendChild(document.createTextNode("."));
+    box.appendChild(none);
     return;
   }
   const d = review.decisions[index];
