@@ -189,6 +189,15 @@ class Person:
         marked = page.locator("#table .river .tile.last").count()
         assert marked <= 1
         self.seen["marked"] = self.seen.get("marked", 0) + marked
+        # on a phone, nothing written on the board is under 12 px
+        if self.width < 500:
+            smallest = page.evaluate(
+                """() => Math.min(...[...document.querySelectorAll("#board *")]
+                .filter((n) => n.getBoundingClientRect().width > 0 && [...n.childNodes]
+                  .some((c) => c.nodeType === 3 && c.textContent.trim()))
+                .map((n) => parseFloat(getComputedStyle(n).fontSize)))"""
+            )
+            assert smallest >= 12, f"text of {smallest} px on the board"
         # the board never moves between turns, whatever the hand's length or a prompt
         box = page.locator("#board").bounding_box()
         assert box is not None
