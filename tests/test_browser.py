@@ -351,6 +351,42 @@ def test_a_tile_on_its_side_turns_whole(browser: Browser, base_url: str, width: 
         assert not tile["upright"] and tile["turned"], tile
 
 
+def test_a_call_is_said_over_the_seat_that_made_it(browser: Browser, base_url: str) -> None:
+    """Pon!, Chi!, Kan!, Riichi!, Ron! and Tsumo! over the caller's side of the board
+    for a moment; without motion where the person asked for reduced motion."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(base_url)
+    page.click("#play-now")
+    page.wait_for_selector("#my-hand .tile")
+    said = page.evaluate(
+        """async () => {
+        const { announce, wordsOf } = await import("/static/js/announce.js");
+        const events = [
+          { type: "discard", seat: 2, tile: 5, riichi: true },
+          { type: "call", seat: 1, call: "pon", tile: 5, tiles: [6, 7], source: 2 },
+          { type: "ankan", seat: 3, tiles: [0, 1, 2, 3] },
+          { type: "win", seat: 0, source: 2, tile: 9 },
+          { type: "win", seat: 3, source: 3, tile: 9 },
+          { type: "draw", seat: 1 },
+        ];
+        announce(events, 0, 4);
+        const board = document.querySelector("#board").getBoundingClientRect();
+        const notes = [...document.querySelectorAll("#board .announce")].map((n) => {
+          const r = n.getBoundingClientRect();
+          return [n.textContent, n.dataset.pos, (r.left + r.width / 2 - board.left) / board.width,
+                  getComputedStyle(n).animationName];
+        });
+        return { words: wordsOf(events), notes };
+      }"""
+    )
+    assert said["words"] == [[2, "Riichi"], [1, "Pon"], [3, "Kan"], [0, "Ron"], [3, "Tsumo"]]
+    pon = next(n for n in said["notes"] if n[0] == "Pon!")
+    assert pon[1] == "1" and pon[2] > 0.6  # on the right: the seat after this one
+    assert all(n[3] == "none" for n in said["notes"])  # reduced motion: no animation
+    page.wait_for_function("() => !document.querySelector('#board .announce')", timeout=5000)
+
+
 def test_missing_tables_games_and_pages_say_so(browser: Browser, base_url: str) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 844})
     errors: list[str] = []

@@ -1,5 +1,6 @@
 // Playing at a table: one websocket, your decisions and the options that take some for you.
 import { loadMe } from "./account.js";
+import { announce } from "./announce.js";
 import { drawTable } from "./board.js";
 import { setClock } from "./clock.js";
 import { $, el, setStatus, showGone } from "./dom.js";
@@ -178,6 +179,7 @@ export function playTable(tableId, token) {
     setClock(msg.clock);
     if (msg.timeout !== undefined) timedOut(msg.timeout, msg.events, msg.state);
     if (msg.events.some((e) => e.type === "end_match")) loadMe();  // a settlement moves chips
+    if (msg.state) announce(msg.events, seat === null ? 0 : seat, msg.state.players.length);
     if (msg.ended && seat !== null) {
       holdResult(msg.events, msg.ended, msg.state);
       return;
