@@ -334,6 +334,7 @@ def write_tables(
     length: str = "south",
     rated: bool = False,
     preset: str | None = None,
+    kind: str | None = None,
 ) -> list[dict[str, Any]]:
     """Live tables written straight into a database (past the per-address creation
     limit), as a server finds them when it starts or looks for free tables; their
@@ -366,7 +367,7 @@ def write_tables(
                         {"kind": s.kind, "name": s.name, "token_hash": s.token_hash} for s in seats
                     ],
                     created=time.time(),
-                    kind="rated" if rated else "private",
+                    kind=kind or ("rated" if rated else "private"),
                     pool="standard" if rated else "untimed",
                     watchable=True,
                 )

@@ -387,6 +387,47 @@ def test_a_call_is_said_over_the_seat_that_made_it(browser: Browser, base_url: s
     page.wait_for_function("() => !document.querySelector('#board .announce')", timeout=5000)
 
 
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_coach_at_a_practice_table(browser: Browser, base_url: str, width: int) -> None:
+    """The coach's switch at a practice table: at each decision the computer's best
+    three options with their values and reasons (in words, no notation); after the
+    hand, the decisions that lost the most; the switch is kept in the browser."""
+    page = browser.new_page(viewport={"width": width, "height": 800 if width > 500 else 844})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base_url)
+    page.click("#play-now")
+    page.wait_for_selector("#my-hand .tile")
+    assert page.locator("#coach").is_hidden()  # off by default
+    page.check("#opt-coach")
+    advised = 0
+    for _ in range(400):
+        if page.locator(RESULT).count():
+            break
+        if page.locator("#actions button.pass").count():
+            page.click("#actions button.pass")
+        elif page.locator("#my-hand .tile.playable").count():
+            page.wait_for_selector("#coach-options li")
+            options = page.locator("#coach-options li")
+            assert 2 <= options.count() <= 3
+            if not advised:
+                assert re.search(r"[+-]?[\d,]+", options.first.inner_text())
+                assert_no_notation(page, "the coach")
+                shot(page, f"12-coach-{width}")
+            advised += 1
+            # the drawn tile let go: now and then not the coach's choice
+            page.locator("#my-hand .tile.playable").last.click()
+        page.wait_for_timeout(30)
+    page.wait_for_selector(RESULT)
+    assert advised > 3
+    page.wait_for_selector("#coach-hand-box:not([hidden]) #coach-hand li")
+    assert_no_notation(page, "the coach after a hand")
+    page.reload()  # kept in this browser
+    page.wait_for_selector("#my-hand .tile")
+    assert page.is_checked("#opt-coach") and page.locator("#coach").is_visible()
+    assert errors == []
+
+
 def test_missing_tables_games_and_pages_say_so(browser: Browser, base_url: str) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 844})
     errors: list[str] = []

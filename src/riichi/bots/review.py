@@ -19,7 +19,7 @@ only its choice), a different choice is a disagreement without a loss.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -389,16 +389,19 @@ def review_match(
     return review
 
 
-def _decide(
-    obs: Observation,
-    played: Action,
-    valued: list[Valued],
-    step: int,
-    hand: int,
-    reds: int,
-    threshold: float | None,
-) -> Decision:
-    assert obs.hand is not None and obs.seat is not None
+def advise(obs: Observation, reviewer: Reviewer, reds: int) -> list[Option]:
+    """The options of a decision as ``reviewer`` weighs them from the seat's own
+    observation, best first, with what the first ones give: what a review says at that
+    decision, asked before it is made (the coach at a practice table)."""
+    options, _ = _options(obs, reviewer.weigh(obs), reds, None)
+    return options
+
+
+def _options(
+    obs: Observation, valued: list[Valued], reds: int, played: Action | None
+) -> tuple[list[Option], Callable[[Action], Gives | None]]:
+    """The options valued, each with what it gives (the first ``GIVES_SHOWN`` and the
+    one played), and how to tell what any action gives."""
     lets_go = (ActionType.DISCARD, ActionType.RIICHI)
     gives = what_gives(obs) if any(v.action.type in lets_go for v in valued) else {}
 
@@ -415,10 +418,26 @@ def _decide(
             v.risk,
             v.win,
             v.points,
-            given(v.action) if i < GIVES_SHOWN or same(v.action, played, reds) else None,
+            given(v.action)
+            if i < GIVES_SHOWN or (played is not None and same(v.action, played, reds))
+            else None,
         )
         for i, v in enumerate(valued)
     ]
+    return options, given
+
+
+def _decide(
+    obs: Observation,
+    played: Action,
+    valued: list[Valued],
+    step: int,
+    hand: int,
+    reds: int,
+    threshold: float | None,
+) -> Decision:
+    assert obs.hand is not None and obs.seat is not None
+    options, given = _options(obs, valued, reds, played)
     mine = next((o for o in options if same(o.action, played, reds)), None)
     loss = None
     best = options[0].value
@@ -469,6 +488,7 @@ __all__ = [
     "Review",
     "Tally",
     "action_text",
+    "advise",
     "decision_kind",
     "review_match",
     "seat_of",

@@ -89,6 +89,9 @@ class KindRules:
     # table opens (full) from that offer
     seated_first: bool = False
     results_to: str | None = None  # the table that keeps each seat's place, score and PT
+    # the coach may show the roster computer's view of the seat's decisions: only where
+    # nobody else's game is at stake (one person against computers, nothing won)
+    coach: bool = False
 
 
 TIMED = frozenset({Pool.STANDARD, Pool.RELAXED})
@@ -96,7 +99,11 @@ ALL_CLOCKS = frozenset(Pool)
 
 KINDS: dict[str, KindRules] = {
     TableKind.PRACTICE.value: KindRules(
-        lobby=True, guests=True, clocks=frozenset({Pool.UNTIMED}), one_person_first=True
+        lobby=True,
+        guests=True,
+        clocks=frozenset({Pool.UNTIMED}),
+        one_person_first=True,
+        coach=True,
     ),
     TableKind.PRIVATE.value: KindRules(lobby=True, guests=True, clocks=ALL_CLOCKS, money=True),
     # 001's rated game: classic rules, an East round, on a clock, open to spectators

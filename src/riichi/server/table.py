@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from riichi.bots import Bot, make_bot
+from riichi.bots.review import advise
+from riichi.bots.reviewers import ExpertReviewer
 from riichi.errors import excerpt
 from riichi.game import Action, Match, observe
 from riichi.game.kyoku import Kyoku
@@ -111,6 +113,8 @@ class LiveTable:
         # a write failed: whether it was stored after all (its reply lost) is asked of
         # the log before the table writes again
         self.unsure = False
+        self._adviser: ExpertReviewer | None = None  # the coach's, made when first asked
+        self._advice: tuple[int, list[dict[str, Any]]] | None = None  # (version, options)
         self.viewers: set[Viewer] = set()
         self.delay = delay
         self.bots: dict[int, Bot] = {
@@ -331,13 +335,41 @@ class LiveTable:
             viewer.put_json({"type": "ack", "version": self.version})
             if self.metrics is not None:
                 self.metrics.acks.observe(time.perf_counter() - began)
+        elif kind == "coach":
+            await self._coach(viewer)
         elif kind == "ready":
             if viewer.seat is None:
                 raise ProtocolError(f"table {self.id}: spectators cannot act")
             if self.timer is not None and self.timer.pause_until is not None:
                 self.timer.ready.add(viewer.seat)
         else:
-            raise ProtocolError(f"unknown message type {excerpt(kind)}; known: action, sync, ready")
+            raise ProtocolError(
+                f"unknown message type {excerpt(kind)}; known: action, sync, ready, coach"
+            )
+
+    async def _coach(self, viewer: Viewer) -> None:
+        """The roster computer's view of the seat's decision now, from the seat's own
+        observation (what a review would say of it): at a table whose kind allows
+        the coach, once a decision (asked again, the same answer)."""
+        if not kind_rules(self.stored.kind).coach:
+            raise ProtocolError(
+                f"table {self.id}: the coach helps at practice tables only, not at a"
+                f" {self.stored.kind} table"
+            )
+        seat = viewer.seat
+        if seat is None:
+            raise ProtocolError(f"table {self.id}: the coach speaks to a seat, not a spectator")
+        if len(self.match.legal_actions().get(seat, ())) < 2:
+            raise ProtocolError(f"table {self.id}: seat {seat} has nothing to decide now")
+        if self._advice is None or self._advice[0] != self.version:
+            if self._adviser is None:
+                self._adviser = ExpertReviewer()
+            observation = self.match.observe(seat)
+            reds = self.match.rules.red_fives
+            options = await asyncio.to_thread(advise, observation, self._adviser, reds)
+            self._advice = (self.version, [o.to_dict() for o in options])
+        version, advice = self._advice
+        viewer.put_json({"type": "coach", "version": version, "options": advice})
 
     @property
     def untimed(self) -> bool:

@@ -1,6 +1,7 @@
 // Playing at a table: one websocket, your decisions and the options that take some for you.
 import { loadMe } from "./account.js";
 import { announce } from "./announce.js";
+import { coachHandEnded, coachPlayed, coachWanted, setupCoach, showAdvice } from "./coach.js";
 import { drawTable } from "./board.js";
 import { setClock } from "./clock.js";
 import { $, el, setStatus, showGone } from "./dom.js";
@@ -62,6 +63,7 @@ export function playTable(tableId, token) {
     sent = true;
     // the version names the decision this answers: a stale or repeated action is refused
     send({ type: "action", version, action });
+    coachPlayed(action);
     render();
   };
 
@@ -79,6 +81,14 @@ export function playTable(tableId, token) {
       return true;
     }
     return false;
+  }
+
+  let coachedAt = -1;  // the version the coach was last asked about
+  function askCoach() {
+    const deciding = state && !state.over && state.legal.length > 1 && !sent;
+    if (!coachWanted() || !deciding || coachedAt === version) return;
+    coachedAt = version;
+    send({ type: "coach" });
   }
 
   function render() {
@@ -99,6 +109,7 @@ export function playTable(tableId, token) {
     }
     const legal = sent ? [] : state.legal;
     if (automatic(legal)) return;
+    askCoach();
     drawHand(state, legal, riichiMode, act, () => { riichiMode = !riichiMode; render(); });
     $("#table").classList.toggle("riichi-mode", riichiMode);
     const calling = legal.some((a) => a.type === "pass");
@@ -158,6 +169,7 @@ export function playTable(tableId, token) {
   // next deal, then whatever came meanwhile.
   function holdResult(events, ended, next) {
     holding = true;
+    coachHandEnded();
     state = ended;
     render();
     showResult(events, state.players, ended, resultLinks(events), () => {
@@ -210,6 +222,7 @@ export function playTable(tableId, token) {
       if (seat !== null && !leaving && !(state && state.over)) {
         leaving = true;
         setupLeave(tableId, token, kind === "practice");
+        setupCoach(kind, () => { coachedAt = -1; render(); });
       }
       $("#my-clock").dataset.seat = seat === null ? "" : seat;
       showSpectators(msg.spectators);
@@ -223,6 +236,7 @@ export function playTable(tableId, token) {
       return;
     }
     if (msg.type === "clock") { setClock(msg.clock); return; }
+    if (msg.type === "coach") { if (msg.version === version) showAdvice(msg); return; }
     if (msg.type === "spectators") { showSpectators(msg.count); return; }
     if (msg.type === "update") {
       queue.push(msg);
