@@ -380,7 +380,8 @@ def test_a_call_is_said_over_the_seat_that_made_it(browser: Browser, base_url: s
         return { words: wordsOf(events), notes };
       }"""
     )
-    assert said["words"] == [[2, "Riichi"], [1, "Pon"], [3, "Kan"], [0, "Ron"], [3, "Tsumo"]]
+    said_as = [[2, "Riichi!"], [1, "Pon!"], [3, "Kan!"], [0, "Ron!"], [3, "Tsumo!"]]
+    assert said["words"] == said_as
     pon = next(n for n in said["notes"] if n[0] == "Pon!")
     assert pon[1] == "1" and pon[2] > 0.6  # on the right: the seat after this one
     assert all(n[3] == "none" for n in said["notes"])  # reduced motion: no animation
@@ -425,6 +426,59 @@ def test_the_coach_at_a_practice_table(browser: Browser, base_url: str, width: i
     page.reload()  # kept in this browser
     page.wait_for_selector("#my-hand .tile")
     assert page.is_checked("#opt-coach") and page.locator("#coach").is_visible()
+    assert errors == []
+
+
+def test_the_japanese_site_plays_a_hand_to_its_result(browser: Browser, base_url: str) -> None:
+    """A browser whose language is Japanese gets the Japanese site: menus, the table,
+    its prompts and buttons, the result; axe finds nothing serious in either language;
+    the switch in the header turns it to English, and the choice is kept."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    def serious(page: Page) -> list[object]:
+        found = Axe().run(page).response["violations"]
+        return [
+            (v["id"], v["nodes"][0]["target"])
+            for v in found
+            if v["impact"] in ("serious", "critical")
+        ]
+
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="ja-JP")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base_url)
+    assert page.evaluate("() => document.documentElement.lang") == "ja"
+    assert page.inner_text("#nav-daily") == "デイリー牌山"
+    assert page.inner_text("#play-now") == "今すぐ対局"
+    page.click("#play-now")
+    page.wait_for_selector("#my-hand .tile.playable")
+    assert "局" in page.inner_text("#center .round")
+    assert page.inner_text("#status") == "あなたの番です"
+    assert page.inner_text("#show-rules") == "この卓のルール"
+    assert serious(page) == []
+    for _ in range(400):
+        if page.locator(RESULT).count():
+            break
+        if page.locator("#actions button.pass").count():
+            assert page.inner_text("#actions button.pass").startswith("スキップ")
+            page.click("#actions button.pass")
+        elif page.locator("#my-hand .tile.playable").count():
+            page.locator("#my-hand .tile.playable").last.click()
+        page.wait_for_timeout(30)
+    page.wait_for_selector(RESULT)
+    heading = page.inner_text("#result-body h3")
+    assert "和了" in heading or "流局" in heading, heading
+    assert page.inner_text("#result-ok").startswith("次へ")
+    shot(page, "13-japanese-result")
+    assert serious(page) == []
+    page.click("#lang-switch")  # to English, kept in the browser
+    page.wait_for_selector("#my-hand .tile, #result-panel:not([hidden])")
+    assert page.evaluate("() => document.documentElement.lang") == "en"
+    assert page.inner_text("#nav-daily") == "Daily Wall"
+    page.goto(base_url)
+    assert page.inner_text("#play-now") == "Play now"
+    assert serious(page) == []
     assert errors == []
 
 

@@ -1,6 +1,7 @@
 """Cut the web font the client draws its Japanese with (run once; output is committed).
 
-Every machine shows the yaku's Japanese names and the winds, whatever fonts it has:
+Every machine shows the yaku's Japanese names, the winds, kana and every word of the
+Japanese site (its catalogue), whatever fonts it has:
 the client ships ``static/fonts/riichi-ja.woff2``, the characters it needs and no
 more, cut from Noto Sans JP (SIL Open Font License 1.1). The licence reserves the
 name "Noto Sans", so the cut font is renamed; the licence travels beside it
@@ -28,11 +29,23 @@ FAMILY = "riichi ja"
 EXTRA = "東南西北白發発中局本場萬筒索一二三四五六七八九"
 
 
+# every kana (names are often written in them), the full-width punctuation the
+# Japanese site uses; other kanji of names fall back to the system's CJK font
+KANA = (
+    "".join(chr(c) for c in range(0x3041, 0x3097))
+    + "".join(chr(c) for c in range(0x30A1, 0x30FB))
+    + "ー・、。「」（）！？：×"
+)
+CATALOGUE = OUT.parent / "js" / "lang" / "ja.js"
+
+
 def needed() -> str:
-    """Every character the client draws in the Japanese font, sorted."""
-    chars = set(EXTRA)
+    """Every character the client draws in the Japanese font, sorted: the yaku, the
+    winds, kana and every character of the Japanese catalogue beyond ASCII."""
+    chars = set(EXTRA) | set(KANA)
     for y in Yaku:
         chars.update(y.ja)
+    chars.update(c for c in CATALOGUE.read_text(encoding="utf-8") if ord(c) > 0x2000)
     return "".join(sorted(chars))
 
 

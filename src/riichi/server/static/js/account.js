@@ -1,5 +1,6 @@
 // The signed-in account, shown in the header.
 import { $, chipText, el, link, postJSON } from "./dom.js";
+import { t } from "./i18n.js";
 import { notificationButton, openChannel } from "./notices.js";
 
 export let ME = null;  // {account, tables, queue} from /api/me
@@ -22,7 +23,7 @@ export function renderAccount() {
     const chips = link(` ${chipText(ME.chips || 0)}`, "/chips");
     chips.id = "my-chips";
     box.appendChild(chips);
-    const out = el("button", null, "Sign out");
+    const out = el("button", null, t("account.signout"));
     out.id = "sign-out";
     out.addEventListener("click", async () => {
       await postJSON("/api/signout", {});
@@ -33,7 +34,7 @@ export function renderAccount() {
     if (ask) box.appendChild(ask);
     openChannel();  // what the site tells you, as it happens
   } else {
-    const link = el("a", null, "Sign in");
+    const link = el("a", null, t("account.signin"));
     link.href = "/#account-panel";
     box.appendChild(link);
   }

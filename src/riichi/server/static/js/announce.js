@@ -2,11 +2,13 @@
 // that called (Pon!, Chi!, Kan!, Riichi!, Ron!, Tsumo!), gone after a moment; it
 // appears without motion where the person asked for reduced motion (style.css).
 import { positionOf } from "./board.js";
+import { t } from "./i18n.js";
 import { el } from "./dom.js";
 
+// what each is said as: its word in the page's language (say.*)
 const WORDS = {
-  chi: "Chi", pon: "Pon", kan: "Kan", ankan: "Kan", kakan: "Kan", kita: "Kita",
-  riichi: "Riichi", ron: "Ron", tsumo: "Tsumo",
+  chi: "chi", pon: "pon", kan: "kan", ankan: "kan", kakan: "kan", kita: "kita",
+  riichi: "riichi", ron: "ron", tsumo: "tsumo",
 };
 export const SHOWN_MS = 1400;
 
@@ -19,7 +21,7 @@ export function wordsOf(events) {
     else if (["ankan", "kakan", "kita"].includes(e.type)) kind = e.type;
     else if (e.type === "discard" && e.riichi) kind = "riichi";
     else if (e.type === "win") kind = e.source === e.seat ? "tsumo" : "ron";
-    if (kind && WORDS[kind]) out.push([e.seat, WORDS[kind]]);
+    if (kind && WORDS[kind]) out.push([e.seat, t(`say.${WORDS[kind]}`)]);
   }
   return out;
 }
@@ -29,7 +31,7 @@ export function announce(events, view, n) {
   const board = document.querySelector("#board");
   if (!board) return;
   for (const [seat, word] of wordsOf(events)) {
-    const note = el("div", "announce", `${word}!`);
+    const note = el("div", "announce", word);
     note.dataset.pos = positionOf(seat, view, n);
     note.setAttribute("aria-hidden", "true");  // the event log says it to screen readers
     board.appendChild(note);

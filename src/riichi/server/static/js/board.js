@@ -1,6 +1,7 @@
 // The board: the centre with the dead wall, each seat's river, called sets, concealed
 // hand and riichi stick (turned to face its seat), and each seat's plate (upright).
 import { el, signed } from "./dom.js";
+import { t } from "./i18n.js";
 import { WINDS, WIND_GLYPHS, setRed, tileEl, tileSpoken } from "./tiles.js";
 
 // The hand without the drawn tile: the state's hand holds it, the table shows it apart.
@@ -106,7 +107,7 @@ function plateEl(state, s, n, pos) {
   badge.lang = "ja";
   badge.title = `${WINDS[wind]}${dealer ? ", the dealer" : ""}`;
   plate.appendChild(badge);
-  if (dealer) plate.appendChild(el("span", "dealer-mark", "dealer"));
+  if (dealer) plate.appendChild(el("span", "dealer-mark", t("plate.dealer")));
   const score = el("button", "score", state.scores[s].toLocaleString());
   score.type = "button";
   score.setAttribute("aria-label", `${WINDS[wind]}: ${player.name}, ${state.scores[s]} points` +
@@ -141,14 +142,15 @@ export function drawTable(state, view, open, spectating = false, root = document
   board.dataset.players = n;
   const center = root.querySelector(".center");
   center.replaceChildren();
-  const round = `${WINDS[state.round_wind - 27] || "?"} ${state.dealer + 1}`;
+  const wind = state.round_wind - 27;
+  const round = t("center.round", { wind: wind in WINDS ? t(`wind.${wind}`) : "?", n: state.dealer + 1 });
   center.appendChild(el("div", "round", round));
   const counters = el("div", "counters");
-  counters.appendChild(el("span", "honba", `${state.honba} honba`));
-  counters.appendChild(el("span", "sticks", `${state.sticks} riichi`));
+  counters.appendChild(el("span", "honba", t("center.honba", { n: state.honba })));
+  counters.appendChild(el("span", "sticks", t("center.sticks", { n: state.sticks })));
   center.appendChild(counters);
   center.appendChild(deadWallEl(state.dora_indicators));
-  center.appendChild(el("div", "left", `${state.live_left} left`));
+  center.appendChild(el("div", "left", t("center.left", { n: state.live_left })));
   const last = state.last_discard;
   const plates = root.querySelector(".plates");
   plates.replaceChildren();

@@ -2,13 +2,14 @@
 // just above it the tile called on, the action buttons, the furiten mark and your
 // waits.
 import { meldsEl, withoutDrawn } from "./board.js";
+import { t } from "./i18n.js";
 import { $, el } from "./dom.js";
 import { kindOf, kindSpoken, kindTile, tileArt, tileEl, tileSpoken } from "./tiles.js";
 
-export const ACTION_LABELS = {
-  tsumo: "Tsumo", ron: "Ron", chi: "Chi", pon: "Pon", kan: "Kan", ankan: "Kan (closed)",
-  kakan: "Kan (added)", kyuushu: "Nine terminals", pass: "Pass", kita: "North aside",
-};
+// the buttons' words, in the page's language
+const ACTION_LABELS = Object.fromEntries(
+  ["tsumo", "ron", "chi", "pon", "kan", "ankan", "kakan", "kyuushu", "pass", "kita"].map((k) => [k, t(`act.${k}`)]),
+);
 export const ACTION_KEYS = { tsumo: "w", ron: "w", chi: "c", pon: "p", kan: "k", ankan: "k", kakan: "k", pass: "n" };
 
 export function clearHand() {
@@ -98,11 +99,11 @@ function drawActions(state, legal, canRiichi, riichiMode, act, toggleRiichi) {
   const called = ld ? state.discards[ld[0]][ld[1]][0] : null;
   if (calling && ld) {
     const p = $("#prompt");
-    p.appendChild(el("span", null, `${state.players[ld[0]].name} discarded `));
+    p.appendChild(el("span", null, t("prompt.discarded", { name: state.players[ld[0]].name })));
     p.appendChild(tileEl(called, "h"));
   }
   if (canRiichi) {
-    const b = el("button", "act riichi", riichiMode ? "Cancel riichi" : "Riichi");
+    const b = el("button", "act riichi", t(riichiMode ? "act.cancel_riichi" : "act.riichi"));
     b.appendChild(el("span", "key", " (R)"));
     b.dataset.action = "riichi";
     b.addEventListener("click", toggleRiichi);

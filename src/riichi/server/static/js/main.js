@@ -11,6 +11,9 @@ import { showCompare, showReplay } from "./replay.js";
 import { showReview, showReviewUpload } from "./review.js";
 import { showGone } from "./dom.js";
 import { playTable } from "./table.js";
+import { translatePage } from "./i18n.js";
+
+translatePage();
 
 const path = location.pathname.split("/").filter(Boolean);
 if (path.length) loadMe();  // the account line

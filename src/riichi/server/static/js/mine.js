@@ -2,6 +2,7 @@
 // list them): each new table's seat link, to resume or to leave; and the Leave
 // button at a table.
 import { $, el, postJSON } from "./dom.js";
+import { t } from "./i18n.js";
 
 const KEY = "riichi.tables";
 const MOST = 20;
@@ -55,7 +56,7 @@ export async function showMyTables(box) {
 export function setupLeave(tableId, token, practice) {
   const button = $("#leave-table");
   button.hidden = false;
-  button.textContent = practice ? "End this practice game" : "Leave the table";
+  button.textContent = t(practice ? "table.leave_practice" : "table.leave");
   button.addEventListener("click", async () => {
     const sure = practice ? "End this practice game?" : "Leave? Your seat's clock plays on for you.";
     if (!confirm(sure)) return;

@@ -1,5 +1,6 @@
 // A hand's result and a match's final standings.
 import { meldsEl } from "./board.js";
+import { LANG, t } from "./i18n.js";
 import { $, el, link, signed } from "./dom.js";
 import { tileEl, worded } from "./tiles.js";
 
@@ -19,8 +20,10 @@ export function resultHtml(events, players, state) {
     if (e.type === "win") {
       const r = e.result;
       const who = players[e.seat].name;
-      const how = e.source === null || e.source === e.seat ? "tsumo" : `ron from ${players[e.source].name}`;
-      box.appendChild(el("h3", null, `${who} wins by ${how}`));
+      const tsumo = e.source === null || e.source === e.seat;
+      box.appendChild(el("h3", null, tsumo
+        ? t("result.win_tsumo", { who })
+        : t("result.win_ron", { who, from: players[e.source].name })));
       const row = el("div", "win-row");
       row.appendChild(handTiles(e.hand.includes(e.tile) ? e.hand : [...e.hand, e.tile], e.tile));
       row.appendChild(meldsEl(state || {}, e.seat));
@@ -28,35 +31,41 @@ export function resultHtml(events, players, state) {
       const yaku = el("ul", "yaku");
       for (const y of r.yaku) {
         const li = el("li");
-        li.appendChild(el("span", null, y.en));
-        const ja = el("span", "ja", ` ${y.ja}`);
+        // its English name beside the Japanese one; on the Japanese site the one alone
+        if (LANG !== "ja") li.appendChild(el("span", null, `${y.en} `));
+        const ja = el("span", "ja", y.ja);
         ja.lang = "ja";
         li.appendChild(ja);
-        li.appendChild(el("span", "han", ` ${y.han} han`));
+        li.appendChild(el("span", "han", ` ${t("result.han", { n: y.han })}`));
         yaku.appendChild(li);
       }
-      if (r.dora) yaku.appendChild(el("li", null, `dora ${r.dora} han`));
-      if (r.aka) yaku.appendChild(el("li", null, `red fives ${r.aka} han`));
-      if (r.ura) yaku.appendChild(el("li", null, `ura dora ${r.ura} han`));
+      if (r.dora) yaku.appendChild(el("li", null, t("result.dora", { n: r.dora })));
+      if (r.aka) yaku.appendChild(el("li", null, t("result.aka", { n: r.aka })));
+      if (r.ura) yaku.appendChild(el("li", null, t("result.ura", { n: r.ura })));
       box.appendChild(yaku);
       const ind = el("div", "dora");
-      ind.appendChild(el("span", "label", "dora indicators "));
+      ind.appendChild(el("span", "label", t("result.indicators")));
       for (const t of (state && state.dora_indicators) || []) ind.appendChild(tileEl(t, "m"));
       if (e.ura && e.ura.length) {
-        ind.appendChild(el("span", "label", " ura indicators "));
+        ind.appendChild(el("span", "label", t("result.ura_indicators")));
         for (const t of e.ura) ind.appendChild(tileEl(t, "m"));
       }
       box.appendChild(ind);
-      const limit = r.limit && r.limit !== "none" ? ` · ${r.limit}` : "";
+      const limit = r.limit && r.limit !== "none" ? ` · ${t(`limit.${r.limit}`)}` : "";
+      const points = r.points.toLocaleString();
       box.appendChild(el("p", "value", r.yakuman
-        ? `yakuman x${r.yakuman} · ${r.points.toLocaleString()} points`
-        : `${r.han} han ${r.fu} fu${limit} · ${r.points.toLocaleString()} points`));
-      if (!r.yakuman) box.appendChild(el("p", "muted fu", `fu: ${r.fu_items.map((i) => `${worded(i.label)} ${i.fu}`).join(", ")}`));
-      const pays = r.payments.map((p) => `${players[p.seat].name} pays ${p.points.toLocaleString()}`).join("; ");
+        ? t("result.yakuman", { n: r.yakuman, points })
+        : t("result.value", { han: r.han, fu: r.fu, limit, points })));
+      if (!r.yakuman) {
+        const items = r.fu_items.map((i) => `${worded(i.label)} ${i.fu}`).join(", ");
+        box.appendChild(el("p", "muted fu", t("result.fu", { items })));
+      }
+      const pays = r.payments.map((p) => t("result.pays", { who: players[p.seat].name, points: p.points.toLocaleString() })).join("; ");
       box.appendChild(el("p", "payments", pays));
     } else if (e.type === "ryuukyoku") {
-      box.appendChild(el("h3", null, e.kind === "exhaustive" ? "Exhaustive draw" : `Abortive draw: ${ABORTS[e.kind] || e.kind}`));
-      if (e.tenpai) box.appendChild(el("p", null, `tenpai: ${e.tenpai.map((s) => players[s].name).join(", ") || "nobody"}`));
+      box.appendChild(el("h3", null, e.kind === "exhaustive"
+        ? t("result.exhaustive") : t("result.abortive", { why: t(`abort.${e.kind}`) })));
+      if (e.tenpai) box.appendChild(el("p", null, t("result.tenpai", { names: e.tenpai.map((s) => players[s].name).join(", ") || t("result.nobody") })));
       for (const [seat, tiles] of Object.entries(e.hands || {})) {
         const row = el("div", "win-row");
         row.appendChild(el("span", "who", `${players[seat].name}: `));
@@ -64,7 +73,7 @@ export function resultHtml(events, players, state) {
         row.appendChild(meldsEl(state || {}, Number(seat)));
         box.appendChild(row);
       }
-      if (e.nagashi && e.nagashi.length) box.appendChild(el("p", null, `nagashi mangan: ${e.nagashi.map((s) => players[s].name).join(", ")}`));
+      if (e.nagashi && e.nagashi.length) box.appendChild(el("p", null, t("result.nagashi", { names: e.nagashi.map((s) => players[s].name).join(", ") })));
     } else if (e.type === "end_hand") {
       const deltas = el("table", "deltas");
       e.deltas.forEach((d, s) => {
@@ -76,21 +85,12 @@ export function resultHtml(events, players, state) {
       });
       box.appendChild(deltas);
     } else if (e.type === "end_match") {
-      box.appendChild(el("h3", null, "Final standings"));
+      box.appendChild(el("h3", null, t("result.final")));
       box.appendChild(standingsTable(e.standings, players, (state && state.final) || null));
     }
   }
   return box;
 }
-
-// How an abortive draw came about, in words.
-const ABORTS = {
-  "nine-terminals": "nine different terminals and honours in a first hand (kyuushu kyuuhai)",
-  "four-winds": "the same wind discarded by all four in the first go-round (suufon renda)",
-  "four-riichi": "all four players in riichi (suucha riichi)",
-  "four-kans": "four kans by more than one player (suukaikan)",
-  "triple-ron": "three players won on one tile (sanchahou)",
-};
 
 // The final standings; where the points are uma and oka, what each seat's are made of;
 // at a money table, the chips each seat won or lost in place of the points.
@@ -101,10 +101,10 @@ function standingsTable(standings, players, final) {
   const raw = standings.every((x) => x.points === x.score);  // no settlement: the score is all
   const table = el("table", "standings");
   const head = el("tr");
-  const columns = ["#", "player", "score"];
+  const columns = [t("standings.place"), t("standings.player"), t("standings.score")];
   if (parts && !money) columns.push("base", "oka", "uma");
-  if (money) columns.push("chips");
-  else if (!raw) columns.push("points");
+  if (money) columns.push(t("standings.chips"));
+  else if (!raw) columns.push(t("standings.points"));
   for (const h of columns) head.appendChild(el("th", null, h));
   table.appendChild(head);
   for (const x of [...standings].sort((a, b) => a.place - b.place)) {
@@ -145,7 +145,7 @@ export function showResult(events, players, state, links, done) {
   body.replaceChildren(resultHtml(ends, players, state));
   const nav = $("#result-links");
   nav.replaceChildren();
-  for (const [key, text] of [["replay", "Replay this match"], ["lobby", "Back to the lobby"]]) {
+  for (const [key, text] of [["replay", t("result.replay")], ["lobby", t("result.lobby")]]) {
     if (links && links[key]) nav.appendChild(link(text, links[key]));
   }
   const panel = $("#result-panel");

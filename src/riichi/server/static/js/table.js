@@ -1,5 +1,6 @@
 // Playing at a table: one websocket, your decisions and the options that take some for you.
 import { loadMe } from "./account.js";
+import { t } from "./i18n.js";
 import { announce } from "./announce.js";
 import { coachHandEnded, coachPlayed, coachWanted, setupCoach, showAdvice } from "./coach.js";
 import { drawTable } from "./board.js";
@@ -113,9 +114,9 @@ export function playTable(tableId, token) {
     drawHand(state, legal, riichiMode, act, () => { riichiMode = !riichiMode; render(); });
     $("#table").classList.toggle("riichi-mode", riichiMode);
     const calling = legal.some((a) => a.type === "pass");
-    if (state.over) setStatus("the match is over");
-    else if (legal.length) setStatus(riichiMode ? "choose the riichi discard (outlined)" : calling ? "a call is open to you" : "your turn");
-    else setStatus("waiting");
+    if (state.over) setStatus(t("status.over"));
+    else if (legal.length) setStatus(t(riichiMode ? "status.riichi_choose" : calling ? "status.call_open" : "status.your_turn"));
+    else setStatus(t("status.waiting"));
   }
 
   document.addEventListener("keydown", (ev) => {
@@ -268,7 +269,7 @@ export function playTable(tableId, token) {
         return;
       }
       if (state && state.over) return;
-      setStatus("connection lost; reconnecting");
+      setStatus(t("status.reconnecting"));
       setTimeout(connect, retryDelay);
       retryDelay = Math.min(retryDelay * 2, 15000);
     });
