@@ -213,13 +213,17 @@ async def run(args: argparse.Namespace) -> list[float]:
     tables = new_tables(workdir / "bench.db", args.tables, args.bots, length, rated)
     started = time.monotonic()
     reviews = ("--reviews-per-minute", "100000") if args.reviews else ()
-    server = Server(workdir / "bench.db", 0.5 if rated else 0.0, *reviews)
+    with socket_port() as metrics_port:
+        scrape = f"http://127.0.0.1:{metrics_port}/metrics"
+    metrics = ("--metrics", f"127.0.0.1:{metrics_port}")
+    server = Server(workdir / "bench.db", 0.5 if rated else 0.0, *reviews, *metrics)
     print(f"server up in {time.monotonic() - started:.1f} s with {args.tables} live tables")
     try:
         rng = random.Random(args.seed)
         waits: list[float] = []
         seen = [0]
         start_actions = server.stored_actions()
+        before = scraped(scrape)
         start = time.monotonic()
         until = start + args.seconds
         pace = {"throughput": None, "latency": (1.0, 3.0), "rated": (0.5, 1.5)}[args.mode]
@@ -230,9 +234,11 @@ async def run(args: argparse.Namespace) -> list[float]:
         reviewed: list[float] = []
         if args.reviews:
             jobs.append(reviewing(server.url, until, reviewed))
+        jobs.append(scraping(scrape, start + args.seconds / 2, during := []))
         await asyncio.gather(*jobs, return_exceptions=False)
         elapsed = time.monotonic() - start
         stored = server.stored_actions() - start_actions
+        after = scraped(scrape)
     finally:
         server.stop()
     rate = stored / elapsed
@@ -246,6 +252,11 @@ async def run(args: argparse.Namespace) -> list[float]:
         p99 = waits[min(len(waits) - 1, int(len(waits) * 0.99))]
         print(f"  ack latency            p50 {p50 * 1000:.1f} ms  p99 {p99 * 1000:.1f} ms  "
               f"max {waits[-1] * 1000:.1f} ms")  # fmt: skip
+    committed = after["riichi_actions_committed_total"] - before["riichi_actions_committed_total"]
+    acked = after["riichi_ack_seconds_count"] - before["riichi_ack_seconds_count"]
+    print(f"  /metrics mid-run       {during[0]:.0f} live tables, {during[1]:.0f} sockets")
+    print(f"  /metrics: committed    {committed:.0f} (the database: {stored}); acks {acked:.0f}"
+          f" (the bench: {len(waits)})")  # fmt: skip
     if args.spectators:
         print(f"  spectator messages     {seen[0]}")
     if args.reviews:
@@ -259,6 +270,23 @@ async def run(args: argparse.Namespace) -> list[float]:
         verdict = "met" if p99 < GOALS["p99"] else "NOT met"
         print(f"  goal p99 < {GOALS['p99'] * 1000:.0f} ms: {verdict}")
     return waits
+
+
+def scraped(url: str) -> dict[str, float]:
+    """A metrics page's samples, labels summed away."""
+    out: dict[str, float] = {}
+    for line in httpx.get(url, timeout=10).text.splitlines():
+        if line and not line.startswith("#"):
+            name, value = line.split("{")[0].split(" ")[0], float(line.rsplit(" ", 1)[1])
+            out[name] = out.get(name, 0.0) + value
+    return out
+
+
+async def scraping(url: str, at: float, into: list[float]) -> None:
+    """Scrape once mid-run, as Prometheus would: live tables and sockets."""
+    await asyncio.sleep(max(0.0, at - time.monotonic()))
+    page = await asyncio.to_thread(scraped, url)
+    into += [page.get("riichi_live_tables", 0.0), page.get("riichi_sockets", 0.0)]
 
 
 REVIEWED_LOG = (
