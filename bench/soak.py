@@ -91,6 +91,7 @@ class Site:
         self.lock = threading.Lock()
         self.faults: list[str] = []
         self.memory: list[tuple[float, list[int]]] = []
+        self.ends = float("inf")  # when the people stop starting games
 
     def start(self, n: int) -> Any:
         log = self.folder / f"{n}-{time.monotonic():.0f}.log"
@@ -108,7 +109,11 @@ class Site:
         self.servers[n].send_signal(signal.SIGKILL)
         self.servers[n].wait(30)
         time.sleep(2)
-        self.servers[n] = self.start(n)
+        try:
+            self.servers[n] = self.start(n)
+        except AssertionError:  # its port taken meanwhile: the others play on
+            self.faults.append(f"{time.monotonic() - began:6.0f} s: process {n} killed, NOT back")
+            return
         self.faults.append(f"{time.monotonic() - began:6.0f} s: process {n} killed, restarted")
 
     def restart_postgres(self, began: float) -> None:
@@ -116,8 +121,16 @@ class Site:
         self.faults.append(f"{time.monotonic() - began:6.0f} s: PostgreSQL restarted")
 
     def restart_redis(self, began: float) -> None:
-        self.redis.restart()
-        self.faults.append(f"{time.monotonic() - began:6.0f} s: Redis restarted")
+        # its port may be taken meanwhile as the source port of an outgoing
+        # connection (it is an ephemeral one): tried again, and said if it failed
+        for _ in range(3):
+            try:
+                self.redis.restart()
+            except AssertionError:
+                continue
+            self.faults.append(f"{time.monotonic() - began:6.0f} s: Redis restarted")
+            return
+        self.faults.append(f"{time.monotonic() - began:6.0f} s: Redis did NOT come back")
 
     def sample_memory(self, began: float) -> None:
         sizes = []
@@ -140,8 +153,12 @@ class Site:
         self.postgres.stop()
 
 
+GIVE_UP = 600.0  # seconds past the end a person goes on trying: then the table is stuck
+
+
 def play(site: Site, table: dict[str, Any], tally: Tally, think: float, rng: random.Random) -> None:
-    """One person's game to its end, across any fault."""
+    """One person's game to its end, across any fault (or until ``GIVE_UP`` seconds past
+    the soak's end: the check then finds it not over)."""
     seat: Seat | None = None
     ws: Any = None
     acked = -1  # the version of the person's last acknowledgement
@@ -183,6 +200,8 @@ def play(site: Site, table: dict[str, Any], tally: Tally, think: float, rng: ran
         except (ConnectionClosed, AssertionError, OSError, TimeoutError):
             if ws is not None:
                 ws.close()
+            if time.monotonic() > site.ends + GIVE_UP:
+                return
             seat = None
             with tally.lock:
                 tally.reconnects += 1
@@ -240,7 +259,7 @@ def main() -> None:
     site = Site(args.processes, folder)
     tally = Tally()
     began = time.monotonic()
-    until = began + args.minutes * 60
+    until = site.ends = began + args.minutes * 60
     try:
         with ThreadPoolExecutor(args.tables) as pool:
             people = [
