@@ -29,6 +29,7 @@ the scope's ``riichi.transport`` extension) and turns uvicorn's own closes
 from __future__ import annotations
 
 import asyncio
+import functools
 import socket
 from collections import Counter
 from collections.abc import Sequence
@@ -54,6 +55,7 @@ def proxy_settings(proxies: Sequence[str]) -> dict[str, Any]:
     return {"proxy_headers": True, "forwarded_allow_ips": list(proxies)}
 
 
+@functools.cache  # one config a server: read once, not at every connection
 def proxies_of(config: Any) -> frozenset[str]:
     """The proxy addresses uvicorn's ``config`` believes (none without proxy headers;
     a wildcard names no address)."""
