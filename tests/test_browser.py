@@ -77,6 +77,48 @@ def assert_no_notation(page: Page, where: str) -> None:
     assert not found, f"{where}: tiles in notation {found}"
 
 
+# what a Japanese page may show in Latin letters: names (people's, presets', bots'),
+# formats and units
+LATIN_KEPT = re.compile(
+    r"[\w-]+ \d+ \(bot\)|player \d+|\b(?:expert|master|defensive|efficiency|random)\b"
+    r"|\b(?:JSON|XML|mjai|PT|MB|kB|Plackett-Luce|Mahjong Soul|tenhou\.net/6|riichi|Enter|Esc)\b"
+)
+JAPANESE = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def english_left(page: Page, names: tuple[str, ...] = ()) -> list[str]:
+    """The page's visible texts and the titles and labels a person reads that are
+    still English on the Japanese site: a text with no Japanese in it and a Latin
+    word left once names, presets and formats are set aside."""
+    texts: list[str] = page.evaluate(
+        """() => {
+          const said = [];
+          const mine = (n) => (n.closest("[lang]")?.lang || "ja") === document.documentElement.lang
+            && !n.closest("[translate=no], code, script, style, textarea");
+          const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const p = node.parentElement;
+            if (p && mine(p) && p.checkVisibility()) said.push(node.data.trim());
+          }
+          for (const n of document.querySelectorAll("[title], [aria-label], [placeholder]")) {
+            if (!mine(n) || !n.checkVisibility()) continue;
+            for (const a of ["title", "aria-label", "placeholder"]) {
+              said.push(n.getAttribute(a) || "");
+            }
+          }
+          return said;
+        }"""
+    )
+    kept = re.compile("|".join([LATIN_KEPT.pattern, *map(re.escape, names)]))
+    return sorted(
+        {
+            text
+            for text in texts
+            if not JAPANESE.search(text) and re.search("[A-Za-z]{2,}", kept.sub("", text))
+        }
+    )
+
+
 def check_result_in_view(page: Page) -> None:
     """A result reads from its top (who won, the hand) and Next is in view with it."""
     box = page.evaluate(
@@ -388,6 +430,47 @@ def test_a_call_is_said_over_the_seat_that_made_it(browser: Browser, base_url: s
     page.wait_for_function("() => !document.querySelector('#board .announce')", timeout=5000)
 
 
+def test_a_discard_moves_into_the_river_once(browser: Browser, base_url: str) -> None:
+    """The latest discard slides into its river when it is new, and only then: the
+    board drawn again with the same latest discard (a draw, a call offer) keeps it
+    still; no motion where the person asked for reduced motion."""
+    for motion in ("no-preference", "reduce"):
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.emulate_media(reduced_motion=motion)
+        page.goto(base_url)
+        page.click("#play-now")
+        page.wait_for_selector("#my-hand .tile.playable")
+        page.evaluate(
+            """() => {
+            window.lastSeen = [];
+            new MutationObserver(() => {
+              const last = document.querySelector("#board .river .tile.last");
+              if (!last || window.lastSeen.at(-1)?.node === last) return;
+              const zone = last.closest(".seat-zone");
+              const key = `${zone.dataset.seat}:${zone.querySelectorAll(".river .tile").length}`;
+              window.lastSeen.push({ node: last, key, arriving: last.classList.contains("arriving"),
+                                     name: getComputedStyle(last).animationName });
+            }).observe(document.querySelector("#board"), { childList: true, subtree: true });
+            }"""
+        )
+        for _ in range(200):  # a few go-rounds, passing on calls, or the hand's end
+            if page.locator(RESULT).count() or page.evaluate("window.lastSeen.length") >= 8:
+                break
+            if page.locator("#actions button.pass").count():
+                page.click("#actions button.pass")
+            elif page.locator("#my-hand .tile.playable").count():
+                page.locator("#my-hand .tile.playable").last.click()
+            page.wait_for_timeout(50)
+        seen = page.evaluate("() => window.lastSeen.map(({ node, ...rest }) => rest)")
+        assert sum(s["arriving"] for s in seen) >= 2, seen
+        for before, now in zip([None, *seen], seen, strict=False):
+            new = before is None or before["key"] != now["key"]
+            assert now["arriving"] == new, seen
+            if now["arriving"]:
+                assert now["name"] == ("none" if motion == "reduce" else "discard-in"), now
+        page.close()
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 def test_the_coach_at_a_practice_table(browser: Browser, base_url: str, width: int) -> None:
     """The coach's switch at a practice table: at each decision the computer's best
@@ -457,6 +540,11 @@ def test_the_japanese_site_plays_a_hand_to_its_result(browser: Browser, base_url
     assert page.inner_text("#status") == "あなたの番です"
     assert page.inner_text("#show-rules") == "この卓のルール"
     assert serious(page) == []
+    assert english_left(page) == []
+    page.click("#show-rules")
+    page.wait_for_selector("#rules-dialog[open] #rules-list dd")
+    assert english_left(page, ("online", "east")) == []  # the preset's name and length
+    page.click("#rules-dialog button")
     for _ in range(400):
         if page.locator(RESULT).count():
             break
@@ -470,6 +558,7 @@ def test_the_japanese_site_plays_a_hand_to_its_result(browser: Browser, base_url
     heading = page.inner_text("#result-body h3")
     assert "和了" in heading or "流局" in heading, heading
     assert page.inner_text("#result-ok").startswith("次へ")
+    assert english_left(page) == []
     shot(page, "13-japanese-result")
     assert serious(page) == []
     page.click("#lang-switch")  # to English, kept in the browser
@@ -981,6 +1070,38 @@ def every_screen_at_both_widths(page: Page, base_url: str, compare: str, tournam
         "compare": (compare, "#pane-b .plate"),
     }
     screens_at_both_widths(page, {k: (f"{base_url}{p}", r) for k, (p, r) in screens.items()})
+    every_screen_in_japanese(page, base_url, screens)
+
+
+def every_screen_in_japanese(
+    page: Page, base_url: str, screens: dict[str, tuple[str, str]]
+) -> None:
+    """The same screens on the Japanese site: nothing English left but names and
+    formats (`english_left`), axe-core finds nothing serious; then English again."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(base_url)
+    page.evaluate("() => localStorage.setItem('riichi-lang', 'ja')")
+    presets = page.evaluate(
+        "async () => (await (await fetch('/api/presets')).json()).map((p) => p.name)"
+    )
+    names = ("Dee", "Eli", "Browser cup", "daily-wall", *presets)
+    left = {}
+    for name, (path, ready) in screens.items():
+        page.goto(f"{base_url}{path}")
+        page.wait_for_selector(ready, timeout=60_000)
+        assert page.evaluate("() => document.documentElement.lang") == "ja"
+        left[name] = english_left(page, names)
+        shot(page, f"screen-{name}-ja")
+        serious = [
+            (v["id"], v["nodes"][0]["target"])
+            for v in Axe().run(page).response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert not serious, (name, serious)
+    assert not any(left.values()), {name: texts for name, texts in left.items() if texts}
+    page.evaluate("() => localStorage.setItem('riichi-lang', 'en')")
 
 
 def post_json(page: Page, url: str, body: dict[str, object]) -> dict[str, object]:

@@ -2,7 +2,7 @@
 // hand and riichi stick (turned to face its seat), and each seat's plate (upright).
 import { el, signed } from "./dom.js";
 import { t } from "./i18n.js";
-import { WINDS, WIND_GLYPHS, setRed, tileEl, tileSpoken } from "./tiles.js";
+import { WIND_GLYPHS, setRed, tileEl, tileSpoken } from "./tiles.js";
 
 // The hand without the drawn tile: the state's hand holds it, the table shows it apart.
 export function withoutDrawn(hand, drawn) {
@@ -21,15 +21,17 @@ export function positionOf(seat, view, n) {
   return n === 3 && pos === 2 ? 3 : pos;
 }
 
+const LAST_SHOWN = new WeakMap();  // each board: the latest discard it has shown
+
 // A river in rows of six, a fourth row taking whatever is left; a called tile is gone
 // to its caller's set (a riichi tile taken that way passes its sideways turn to the
 // next tile); the latest discard is marked.
-function riverEl(discards, isLast) {
+function riverEl(discards, isLast, arriving) {
   const river = el("div", "river");
   let row = null;
   let count = 0;
   let sidewaysOwed = false;
-  discards.forEach(([t, tsumogiri, riichi, called], i) => {
+  discards.forEach(([tile, tsumogiri, riichi, called], i) => {
     if (called) {
       if (riichi) sidewaysOwed = true;
       return;
@@ -40,12 +42,13 @@ function riverEl(discards, isLast) {
     if (riichi || sidewaysOwed) { cls.push("sideways"); sidewaysOwed = false; }
     if (tsumogiri) cls.push("tsumogiri");
     if (isLast(i)) cls.push("last");
-    const node = tileEl(t, cls.join(" "));
+    if (isLast(i) && arriving) cls.push("arriving");
+    const node = tileEl(tile, cls.join(" "));
     const notes = [];
-    if (tsumogiri) notes.push("drawn and discarded");
-    if (riichi) notes.push("riichi");
-    if (isLast(i)) notes.push("latest discard");
-    if (notes.length) node.querySelector("img").alt += ` (${notes.join(", ")})`;
+    if (tsumogiri) notes.push(t("river.tsumogiri"));
+    if (riichi) notes.push(t("act.riichi"));
+    if (isLast(i)) notes.push(t("river.last"));
+    if (notes.length) node.querySelector("img").alt += ` (${notes.join(t("list.and"))})`;
     row.appendChild(node);
   });
   return river;
@@ -57,7 +60,7 @@ export function meldEl(m) {
   const group = el("span", "meld");
   group.setAttribute("role", "img");
   const rest = m.tiles.filter((t) => t !== m.called && t !== m.added).sort((a, b) => a - b);
-  group.setAttribute("aria-label", `${m.type} of ${m.tiles.map(tileSpoken).join(", ")}`);
+  group.setAttribute("aria-label", t("meld.label", { kind: t(`act.${m.type}`), tiles: m.tiles.map(tileSpoken).join(t("list.and")) }));
   if (m.type === "ankan") {
     rest.forEach((t, i) => group.appendChild(tileEl(i === 0 || i === 3 ? null : t, "m")));
     return group;
@@ -87,7 +90,7 @@ export function meldsEl(state, seat) {
 function deadWallEl(indicators) {
   const wall = el("div", "dead-wall");
   wall.setAttribute("role", "img");
-  wall.setAttribute("aria-label", `dora indicators: ${indicators.map(tileSpoken).join(", ")}`);
+  wall.setAttribute("aria-label", t("board.indicators", { tiles: indicators.map(tileSpoken).join(t("list.and")) }));
   for (let i = 0; i < Math.max(5, indicators.length); i++) {
     wall.appendChild(tileEl(i < indicators.length ? indicators[i] : null, "w"));
   }
@@ -105,14 +108,16 @@ function plateEl(state, s, n, pos) {
   plate.dataset.seat = s;
   const badge = el("span", "wind", WIND_GLYPHS[wind]);
   badge.lang = "ja";
-  badge.title = `${WINDS[wind]}${dealer ? ", the dealer" : ""}`;
+  badge.title = dealer ? t("plate.wind_dealer", { wind: t(`wind.${wind}`) }) : t(`wind.${wind}`);
   plate.appendChild(badge);
   if (dealer) plate.appendChild(el("span", "dealer-mark", t("plate.dealer")));
   const score = el("button", "score", state.scores[s].toLocaleString());
   score.type = "button";
-  score.setAttribute("aria-label", `${WINDS[wind]}: ${player.name}, ${state.scores[s]} points` +
-    `${dealer ? ", dealer" : ""}${state.riichi[s] ? ", in riichi" : ""}${state.current === s ? ", to play" : ""}` +
-    "; show the differences from this score");
+  const facts = [t("plate.points", { n: state.scores[s].toLocaleString() })];
+  if (dealer) facts.push(t("plate.dealer"));
+  if (state.riichi[s]) facts.push(t("plate.riichi"));
+  if (state.current === s) facts.push(t("plate.to_play"));
+  score.setAttribute("aria-label", t("plate.label", { wind: t(`wind.${wind}`), name: player.name, facts: facts.join(t("list.and")) }));
   plate.appendChild(score);
   plate.appendChild(el("span", "name", player.name));
   for (let o = 0; o < n; o++) {
@@ -143,7 +148,7 @@ export function drawTable(state, view, open, spectating = false, root = document
   const center = root.querySelector(".center");
   center.replaceChildren();
   const wind = state.round_wind - 27;
-  const round = t("center.round", { wind: wind in WINDS ? t(`wind.${wind}`) : "?", n: state.dealer + 1 });
+  const round = t("center.round", { wind: wind >= 0 && wind < 4 ? t(`wind.${wind}`) : "?", n: state.dealer + 1 });
   center.appendChild(el("div", "round", round));
   const counters = el("div", "counters");
   counters.appendChild(el("span", "honba", t("center.honba", { n: state.honba })));
@@ -152,6 +157,11 @@ export function drawTable(state, view, open, spectating = false, root = document
   center.appendChild(deadWallEl(state.dora_indicators));
   center.appendChild(el("div", "left", t("center.left", { n: state.live_left })));
   const last = state.last_discard;
+  // the latest discard moves from its seat to the river once, when it is new to this
+  // board, not at every drawing of the board after it
+  const lastKey = last ? `${last[0]}:${last[1]}` : null;
+  const arriving = lastKey !== null && LAST_SHOWN.get(board) !== lastKey;
+  LAST_SHOWN.set(board, lastKey);
   const plates = root.querySelector(".plates");
   plates.replaceChildren();
   root.querySelectorAll(".seat-zone").forEach((z) => { z.replaceChildren(); z.hidden = true; });
@@ -168,7 +178,7 @@ export function drawTable(state, view, open, spectating = false, root = document
     score.addEventListener("blur", () => showDifferences(board, null));
     plates.appendChild(plate);
     if (state.riichi[s]) zone.appendChild(el("span", "riichi-stick"));
-    zone.appendChild(riverEl(state.discards[s], (i) => last && last[0] === s && last[1] === i));
+    zone.appendChild(riverEl(state.discards[s], (i) => last && last[0] === s && last[1] === i, arriving));
     const mine = s === view && !spectating && !open;
     if (mine) continue;  // under the board, at full size
     const edge = el("div", "edge");
@@ -180,7 +190,7 @@ export function drawTable(state, view, open, spectating = false, root = document
     } else {
       const hand = el("div", "hand hidden-hand");
       hand.setAttribute("role", "img");
-      hand.setAttribute("aria-label", `${state.hand_sizes[s]} concealed tiles`);
+        hand.setAttribute("aria-label", t("board.concealed", { n: state.hand_sizes[s] }));
       const size = state.hand_sizes[s];
       for (let i = 0; i < size; i++) hand.appendChild(tileEl(null, i === size - 1 && size % 3 === 2 ? "h drawn" : "h"));
       edge.appendChild(hand);

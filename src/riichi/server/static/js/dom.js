@@ -1,4 +1,6 @@
 // The page's small helpers: finding and making elements, JSON over fetch, pagers.
+import { LANG } from "./i18n.js";
+
 export const $ = (sel) => document.querySelector(sel);
 // A signed number: "+1,000", "−2.7", "±0" (with `digits` decimals, not grouped).
 export function signed(n, digits = 0) {
@@ -58,7 +60,8 @@ export function playerLink(key, name) {
 }
 
 export function chipText(n) { return `${n.toLocaleString()} chips`; }
-export function when(t) { return new Date(t * 1000).toLocaleString(); }
+// A moment in the visitor's time, written as their chosen language writes dates.
+export function when(t) { return new Date(t * 1000).toLocaleString(LANG === "ja" ? "ja-JP" : undefined); }
 
 export function rowOf(cells) {
   const tr = el("tr");

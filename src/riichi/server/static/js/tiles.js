@@ -1,5 +1,6 @@
 // Tiles: their names, artwork and spoken names, and one tile drawn.
 import { el } from "./dom.js";
+import { LANG } from "./i18n.js";
 
 export const SUITS = ["Man", "Pin", "Sou"];
 export const HONORS = ["Ton", "Nan", "Shaa", "Pei", "Haku", "Hatsu", "Chun"];
@@ -35,17 +36,26 @@ export function tileEl(tile, extra) {
   return node;
 }
 
-export const FULL_HONORS = ["East", "South", "West", "North", "White dragon", "Green dragon", "Red dragon"];
-export const SUIT_WORDS = ["characters", "dots", "bamboo"];
+const JAPANESE = LANG === "ja";
+export const FULL_HONORS = JAPANESE
+  ? ["東", "南", "西", "北", "白", "發", "中"]
+  : ["East", "South", "West", "North", "White dragon", "Green dragon", "Red dragon"];
+export const SUIT_WORDS = JAPANESE ? ["萬", "筒", "索"] : ["characters", "dots", "bamboo"];
+const RED_WORD = JAPANESE ? "赤" : "red ";
 
-// What a screen reader says for a tile: "red 5 dots", "White dragon".
+// A suited tile's number and suit in words: "5 dots" ("5筒" in Japanese).
+function suited(numbers, suit) {
+  return JAPANESE ? `${numbers}${SUIT_WORDS[suit]}` : `${numbers} ${SUIT_WORDS[suit]}`;
+}
+
+// What a screen reader says for a tile: "red 5 dots", "White dragon" (赤5筒, 白).
 export function tileSpoken(tile) {
   const k = kindOf(tile);
   if (k >= 27) return FULL_HONORS[k - 27];
-  return `${RED.has(tile) ? "red " : ""}${(k % 9) + 1} ${SUIT_WORDS[Math.floor(k / 9)]}`;
+  return (RED.has(tile) ? RED_WORD : "") + suited((k % 9) + 1, Math.floor(k / 9));
 }
 
-export function kindSpoken(k) { return k >= 27 ? FULL_HONORS[k - 27] : `${(k % 9) + 1} ${SUIT_WORDS[Math.floor(k / 9)]}`; }
+export function kindSpoken(k) { return k >= 27 ? FULL_HONORS[k - 27] : suited((k % 9) + 1, Math.floor(k / 9)); }
 
 export function kindTile(k) { return k * 4 + (k < 27 && k % 9 === 4 ? 1 : 0); }  // a plain copy to draw a kind
 
@@ -62,8 +72,8 @@ export function worded(text) {
       if (/[089]/.test(digits)) return token;
       return [...digits].map((d) => FULL_HONORS[Number(d) - 1]).join(" ");
     }
-    const numbers = [...digits].map((d) => (d === "0" ? "red 5" : d)).join("-");
-    return `${numbers} ${SUIT_WORDS["mps".indexOf(suit)]}`;
+    const numbers = [...digits].map((d) => (d === "0" ? `${RED_WORD}5` : d)).join(JAPANESE ? "" : "-");
+    return suited(numbers, "mps".indexOf(suit));
   });
 }
 
@@ -71,5 +81,6 @@ export function worded(text) {
 export function roundWords(label) {
   const m = /^([ESWN])(\d)-(\d+)$/.exec(label ?? "");
   if (!m) return label;
+  if (JAPANESE) return `${WIND_GLYPHS["ESWN".indexOf(m[1])]}${m[2]}局 ${m[3]}本場`;
   return `${WINDS["ESWN".indexOf(m[1])]} ${m[2]}, ${m[3]} honba`;
 }

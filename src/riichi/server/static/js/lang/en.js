@@ -92,5 +92,17 @@ export default {
   "limit.baiman": "baiman",
   "limit.sanbaiman": "sanbaiman",
   "limit.kazoe-yakuman": "counted yakuman",
-  "limit.yakuman": "yakuman"
+  "limit.yakuman": "yakuman",
+  "act.minkan": "Kan (open)",
+  "plate.wind_dealer": "{wind}, the dealer",
+  "plate.points": "{n} points",
+  "plate.riichi": "in riichi",
+  "plate.to_play": "to play",
+  "plate.label": "{wind}: {name}, {facts}; show the differences from this score",
+  "list.and": ", ",
+  "board.indicators": "dora indicators: {tiles}",
+  "board.concealed": "{n} concealed tiles",
+  "river.tsumogiri": "drawn and discarded",
+  "river.last": "latest discard",
+  "meld.label": "{kind} of {tiles}"
 };
