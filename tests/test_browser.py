@@ -430,6 +430,30 @@ def test_a_call_is_said_over_the_seat_that_made_it(browser: Browser, base_url: s
     page.wait_for_function("() => !document.querySelector('#board .announce')", timeout=5000)
 
 
+def test_a_phone_on_its_side_shows_the_board_and_the_hand_without_scrolling(
+    browser: Browser, base_url: str
+) -> None:
+    """At 844x390 the board, the prompt and the hand share one screen: nothing to
+    scroll, hand tiles at least 40 px wide, the board beside the prompt."""
+    page = browser.new_page(viewport={"width": 844, "height": 390}, has_touch=True)
+    page.goto(base_url)
+    page.click("#play-now")
+    page.wait_for_selector("#my-hand .tile.playable")
+    sizes = page.evaluate(
+        """() => {
+        const box = (s) => document.querySelector(s).getBoundingClientRect();
+        return { page: document.documentElement.scrollHeight, board: box("#board"),
+                 tile: box("#my-hand .tile"), hand: box("#my-hand"), actions: box(".action-bar") };
+        }"""
+    )
+    assert sizes["page"] <= 390, sizes
+    assert sizes["tile"]["width"] >= 40 and sizes["hand"]["bottom"] <= 390, sizes
+    assert sizes["board"]["width"] >= 240, sizes
+    assert sizes["actions"]["left"] >= sizes["board"]["right"], sizes  # beside the board
+    shot(page, "screen-table-844x390")
+    page.close()
+
+
 def test_a_discard_moves_into_the_river_once(browser: Browser, base_url: str) -> None:
     """The latest discard slides into its river when it is new, and only then: the
     board drawn again with the same latest discard (a draw, a call offer) keeps it

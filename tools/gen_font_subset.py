@@ -36,16 +36,17 @@ KANA = (
     + "".join(chr(c) for c in range(0x30A1, 0x30FB))
     + "ー・、。「」（）！？：×"
 )
-CATALOGUE = OUT.parent / "js" / "lang" / "ja.js"
+LANGUAGES = OUT.parent / "js" / "lang"  # every catalogue: English names Japanese too (日本語)
 
 
 def needed() -> str:
     """Every character the client draws in the Japanese font, sorted: the yaku, the
-    winds, kana and every character of the Japanese catalogue beyond ASCII."""
+    winds, kana and every character of the catalogues beyond ASCII."""
     chars = set(EXTRA) | set(KANA)
     for y in Yaku:
         chars.update(y.ja)
-    chars.update(c for c in CATALOGUE.read_text(encoding="utf-8") if ord(c) > 0x2000)
+    for catalogue in sorted(LANGUAGES.glob("*.js")):
+        chars.update(c for c in catalogue.read_text(encoding="utf-8") if ord(c) > 0x2000)
     return "".join(sorted(chars))
 
 
