@@ -922,7 +922,7 @@ def test_the_leaderboard_a_player_page_and_watching_a_table(
         # one game is said, not drawn as a lone dot; an empty list has no "0-0 of 0"
         one = page.evaluate(
             """async () => {
-            const { plotHistory } = await import("/static/js/pages.js");
+            const { plotHistory } = await import("/static/js/charts.js");
             const { pager } = await import("/static/js/dom.js");
             const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
             plotHistory(svg, [{ rating: 1512, place: 2 }]);

@@ -2,7 +2,7 @@
 // standings in PT by player and by team, each one's PT over the season, and its tables.
 import { ME, loadMe } from "./account.js";
 import { $, el, getJSON, link, playerLink, postJSON, rowOf, setStatus } from "./dom.js";
-import { SVG, svgEl } from "./pages.js";
+import { SVG, svgEl } from "./charts.js";
 
 export async function showLeagues() {
   $("#leagues").hidden = false;

@@ -1,12 +1,15 @@
 // The riichi browser client: ES modules served as they are, no build step.
 // This one routes a path to the page that draws it.
 import { loadMe } from "./account.js";
-import { showChips, showDaily, showTournament, showTournaments } from "./competitions.js";
+import { showChips } from "./chips.js";
+import { showDaily } from "./daily.js";
+import { showTournament, showTournaments } from "./tournaments.js";
 import { showLobby } from "./lobby.js";
 import { showLeague, showLeagues } from "./leagues.js";
 import { showModeration } from "./moderation.js";
 import { showMoney } from "./money.js";
-import { showLeaderboard, showPlayer, showWatch } from "./pages.js";
+import { showLeaderboard, showPlayer } from "./ratings.js";
+import { showWatch } from "./watch.js";
 import { showCompare, showReplay } from "./replay.js";
 import { showReview, showReviewUpload } from "./review.js";
 import { showGone } from "./dom.js";

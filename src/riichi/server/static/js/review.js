@@ -2,7 +2,7 @@
 // decision, the mistakes on a timeline of the game, the summary; and a page that
 // reviews a pasted or uploaded log.
 import { $, el, getJSON, postJSON, setStatus, signed } from "./dom.js";
-import { svgEl } from "./pages.js";
+import { svgEl } from "./charts.js";
 import { replayKeys, replayPane } from "./replay.js";
 import { showResult } from "./result.js";
 import { kindTile, roundWords, tileEl, worded } from "./tiles.js";

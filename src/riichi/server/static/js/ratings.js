@@ -1,22 +1,6 @@
-// Watching, the leaderboard and a player's page.
+// The leaderboard and a player's page: ratings, statistics, games, reviews.
 import { $, PAGE, el, getJSON, pager, playerLink, setStatus } from "./dom.js";
-
-export async function showWatch(offset = 0) {
-  $("#watch").hidden = false;
-  const page = await getJSON(`/api/watch?limit=${PAGE}&offset=${offset}`);
-  const list = $("#watch-list");
-  list.replaceChildren();
-  for (const t of page.items) {
-    const li = el("li");
-    const a = el("a", null, `${t.kind} · ${t.rules} ${t.length}: ${t.seats.map((s) => s.name).join(", ")}`);
-    a.href = `/table/${t.id}`;
-    li.appendChild(a);
-    li.appendChild(el("span", "muted", ` ${t.spectators} watching`));
-    list.appendChild(li);
-  }
-  if (!page.items.length) list.appendChild(el("li", "muted", "no live table is open to spectators now"));
-  pager($("#watch-pager"), page, showWatch);
-}
+import { plotHistory, plotMatches, plotReviews } from "./charts.js";
 
 export function placeText(value) { return value === null || value === undefined ? "-" : value.toFixed(2); }
 
@@ -48,80 +32,6 @@ export async function showLeaderboard(offset = 0) {
     body.appendChild(tr);
   }
   pager($("#board-pager"), page, showLeaderboard);
-}
-
-export const SVG = "http://www.w3.org/2000/svg";
-export function svgEl(tag, attrs) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
-}
-
-export function plotHistory(svg, history) {
-  plotSeries(svg, history.map((h) => h.rating), {
-    empty: "no rated games yet",
-    title: (i) => `game ${i + 1}: place ${history[i].place}, rating ${history[i].rating}`,
-    dot: (i) => `place-${history[i].place}`,
-  });
-}
-
-// The top-choice match of each reviewed game, oldest first, and the reviews to open.
-export function plotMatches(svg, list, reviews) {
-  const known = reviews.filter((r) => r.top_choice !== null && r.top_choice !== undefined);
-  plotSeries(svg, known.map((r) => Math.round(1000 * r.top_choice) / 10), {
-    empty: "no game reviewed yet",
-    title: (i) => `${new Date(known[i].finished * 1000).toLocaleDateString()}: top-choice match ${Math.round(100 * known[i].top_choice)}%`,
-    dot: () => "review",
-  });
-  list.replaceChildren();
-  for (const r of [...reviews].reverse().slice(0, 20)) {
-    const li = el("li");
-    const top = r.top_choice === null || r.top_choice === undefined ? "" : `top-choice match ${Math.round(100 * r.top_choice)}%, `;
-    const a = el("a", null, `${new Date(r.finished * 1000).toLocaleDateString()}: ${top}within the best value ${Math.round(100 * r.agreement)}%, ${Math.round(r.lost_per_hand).toLocaleString()} lost a hand`);
-    a.href = `/review/${encodeURIComponent(r.game)}/${r.seat}`;
-    li.appendChild(a);
-    list.appendChild(li);
-  }
-}
-
-// Points lost a hand in each reviewed game, oldest first.
-export function plotReviews(svg, reviews) {
-  plotSeries(svg, reviews.map((r) => r.lost_per_hand), {
-    empty: "no game reviewed yet",
-    title: (i) => `${new Date(reviews[i].finished * 1000).toLocaleDateString()}: ${Math.round(reviews[i].lost_per_hand)} lost a hand, within the best value ${Math.round(100 * reviews[i].agreement)}%`,
-    dot: () => "review",
-  });
-}
-
-function plotSeries(svg, values, { empty, title, dot }) {
-  svg.replaceChildren();
-  if (values.length < 2) {  // one point is no line: said, not drawn as a lone dot
-    svg.appendChild(svgEl("text", { x: 300, y: 100, "text-anchor": "middle", class: "plot-empty" }))
-      .textContent = values.length ? title(0) : empty;
-    return;
-  }
-  let low = Math.min(...values), high = Math.max(...values);
-  if (high - low < 50) { low -= 25; high += 25; }
-  const w = 600, h = 200, pad = 36;
-  const x = (i) => pad + (i * (w - 2 * pad)) / (values.length - 1);
-  const y = (v) => h - pad / 2 - ((v - low) * (h - pad)) / (high - low);
-  svg.appendChild(svgEl("line", { x1: pad, y1: h - pad / 2, x2: w - pad, y2: h - pad / 2, class: "axis" }));
-  for (const v of [low, high]) {
-    const label = svgEl("text", { x: 2, y: y(v) + 4, class: "plot-label" });
-    label.textContent = String(Math.round(v));
-    svg.appendChild(label);
-  }
-  svg.appendChild(svgEl("polyline", {
-    points: values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
-    class: "plot-line", fill: "none",
-  }));
-  values.forEach((v, i) => {
-    const mark = svgEl("circle", { cx: x(i), cy: y(v), r: 3, class: `plot-dot ${dot(i)}` });
-    const label = document.createElementNS(SVG, "title");
-    label.textContent = title(i);
-    mark.appendChild(label);
-    svg.appendChild(mark);
-  });
 }
 
 export function percent(v) { return v === null || v === undefined ? "-" : `${(100 * v).toFixed(1)}%`; }
