@@ -59,6 +59,19 @@ class Audience:
         """What anyone may know about the table, as of the last published version."""
         return {**self._published, "spectators": self.spectators}
 
+    @property
+    def watchable(self) -> bool:
+        """Open to spectators: a rated table, one its owner opened, any finished game
+        whose time to be shown has come."""
+        stored = self.table.stored
+        return kind_rules(stored.kind).always_watched or stored.watchable or self.revealed
+
+    @property
+    def revealed(self) -> bool:
+        """The game is over and may be shown: its seed, its record, its replay."""
+        table = self.table
+        return table.match.over and table.stored.revealed(table.clock.now())
+
     def count(self, change: int) -> None:
         table = self.table
         self.spectators += change
@@ -96,8 +109,8 @@ class Audience:
             **self._public,
             "over": match.over,
             "actions": shown_actions(table.delay, match.hand_ends, len(match.actions), match.over),
-            "standings": standings_of(match) if table.revealed else None,
-            "seed": match.seed if table.stored.seed_public or table.revealed else None,
+            "standings": standings_of(match) if self.revealed else None,
+            "seed": match.seed if table.stored.seed_public or self.revealed else None,
         }
 
     def snapshot(self, seat: int | None, kind: str) -> str:
@@ -232,7 +245,7 @@ class Audience:
         refusal."""
         table = self.table
         seat = self.seat_of(token, account)
-        if seat is None and not table.watchable:
+        if seat is None and not self.watchable:
             raise ProtocolError(f"table {table.id} is not open to spectators")
         viewer = Viewer(seat, table.limits)
         viewer.account = account

@@ -395,7 +395,7 @@ class Server(Desks):
         for row in rows:
             item = stored_info(row, self.clock.now())
             live = self.tables.get(row.id)
-            item["spectators"] = 0 if live is None else live.spectators
+            item["spectators"] = 0 if live is None else live.audience.spectators
             items.append(item)
         return paged(items, total, limit, offset)
 

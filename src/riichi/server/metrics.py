@@ -124,7 +124,7 @@ def gauge(name: str, text: str, value: float) -> GaugeMetricFamily:
 
 
 def _spectators(hub: Server) -> int:
-    return sum(t.spectators for t in list(hub.registry.tables.values()))
+    return sum(t.audience.spectators for t in list(hub.registry.tables.values()))
 
 
 __all__ = ["ACK_BUCKETS", "Metrics", "gauge"]

@@ -55,7 +55,7 @@ from riichi.server.planner import Planner
 from riichi.server.protocol import IDLE, MOVED, Busy
 from riichi.server.seating import load_match
 from riichi.server.storage import NewTable, Store, StoredTable, Writer
-from riichi.server.table import LiveTable
+from riichi.server.table import Handler, LiveTable
 from riichi.server.thinkers import Thinkers
 
 log = logging.getLogger(__name__)
@@ -143,6 +143,8 @@ class Registry:
         # tells a person something (the hub's live channel): each table is given it
         self.notify: Callable[[int, dict[str, Any]], None] | None = None
         self.tables: dict[str, LiveTable] = {}
+        # message types a feature answers at every table (the play feature's coach)
+        self.handlers: dict[str, Handler] = {}
         self.live = 0
         self._loading: dict[str, asyncio.Task[LiveTable | None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
@@ -288,6 +290,7 @@ class Registry:
             epoch=epoch,
             thinkers=self.thinkers,
             metrics=self.metrics,
+            handlers=self.handlers,
         )
         table.notify = self.notify
         self.tables[stored.id] = table

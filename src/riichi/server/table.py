@@ -8,8 +8,9 @@ The contract:
   so no table holds the event loop for more than one decision.
 - Commit before acknowledge. An action is validated, applied, stored (with the
   match's end, when it ends it, in the same transaction) and only then
-  published and acknowledged. If the store refuses it, the match is rebuilt
-  from what is stored and the action is refused.
+  published and acknowledged. If the store refuses it, the action is undone in
+  memory and refused, and the log is asked before the next write whether it was
+  stored after all (``table_log``).
 - Versioned events. The version is the number of events so far. An action
   names the version of the state it answers; any other version is stale and
   refused, so a retry or a duplicate never answers a decision nobody saw.
@@ -31,13 +32,11 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from riichi.bots import Bot, make_bot
-from riichi.bots.review import advise
-from riichi.bots.reviewers import ExpertReviewer
 from riichi.errors import excerpt
 from riichi.game import Action, Match, observe
 from riichi.game.kyoku import Kyoku
@@ -51,19 +50,21 @@ from riichi.server.limits import Limits
 from riichi.server.metrics import Metrics
 from riichi.server.protocol import (
     CLOSE_REFUSED,
-    MOVED,
-    RELOADED,
     ProtocolError,
     Viewer,
     action_of,
 )
 from riichi.server.seating import ended_hand, without_last
 from riichi.server.storage import ActionRow, ClockRow, LeaseLost, Store, StoredTable, Writer
+from riichi.server.table_log import TableLog
 from riichi.server.thinkers import Thinkers
 
 TOUCH_EVERY = 60.0  # seconds: how stale the stored last touch of an untimed table may be
 
 log = logging.getLogger(__name__)
+
+# a feature's answer to a message type of its own, by the table's task (its one owner)
+Handler = Callable[["LiveTable", Viewer], Awaitable[None]]
 
 
 @dataclass(slots=True)
@@ -93,6 +94,7 @@ class LiveTable:
         epoch: int | None = None,
         thinkers: Thinkers | None = None,
         metrics: Metrics | None = None,
+        handlers: Mapping[str, Handler] | None = None,
     ) -> None:
         self.id = stored.id
         self.metrics = metrics
@@ -101,7 +103,6 @@ class LiveTable:
         self.match = match
         self.seats = seats
         self.store = store
-        self.writer = writer
         self.clock = clock
         self.limits = limits
         self.bot_delay = bot_delay
@@ -110,11 +111,9 @@ class LiveTable:
         self.on_lost = on_lost  # told when another process has taken the table's lease
         self.epoch = epoch  # the lease this process holds (None: no lease is checked)
         self.lost = False
-        # a write failed: whether it was stored after all (its reply lost) is asked of
-        # the log before the table writes again
-        self.unsure = False
-        self._adviser: ExpertReviewer | None = None  # the coach's, made when first asked
-        self._advice: tuple[int, list[dict[str, Any]]] | None = None  # (version, options)
+        self.table_log = TableLog(stored.id, store, writer, epoch, self._let_go)
+        # what a feature answers of a message type the table does not (the coach)
+        self.handlers: Mapping[str, Handler] = handlers or {}
         self.viewers: set[Viewer] = set()
         self.delay = delay
         self.bots: dict[int, Bot] = {
@@ -241,7 +240,7 @@ class LiveTable:
         now = self.clock.now()
         if clocks.resume_if_due(self.timer, now, self.people):
             self._start_clocks(now)
-            await self._store(ClockRow(self.id, self.timer.to_dict(), epoch=self.epoch))
+            await self.table_log.write(ClockRow(self.id, self.timer.to_dict(), epoch=self.epoch))
             self.audience.publish_clock()
             return True
         expired = self.timer.expired(now)
@@ -296,7 +295,7 @@ class LiveTable:
     async def _handle(self, command: _Command) -> None:
         viewer = command.viewer
         if command.kind == "join":
-            if viewer.seat is None and not self.watchable:
+            if viewer.seat is None and not self.audience.watchable:
                 viewer.kick(f"table {self.id} is not open to spectators", CLOSE_REFUSED)
                 return
             if viewer.seat is None:
@@ -308,7 +307,7 @@ class LiveTable:
             if viewer.claims and viewer.seat is not None and viewer.account is not None:
                 await self.audience.claim(viewer.seat, viewer.account)
             self.viewers.add(viewer)
-            viewer.put(self.snapshot(viewer.seat, "hello"))
+            viewer.put(self.audience.snapshot(viewer.seat, "hello"))
             return
         if command.kind == "leave":
             if viewer in self.viewers and viewer.seat is None:
@@ -323,7 +322,7 @@ class LiveTable:
             raise ProtocolError(f"a message is a JSON object with a type, got {excerpt(message)}")
         kind = message["type"]
         if kind == "sync":
-            viewer.put(self.snapshot(viewer.seat, "state"))
+            viewer.put(self.audience.snapshot(viewer.seat, "state"))
         elif kind == "action":
             began = time.perf_counter()
             seat, action = action_of(self.id, viewer, message, self.version)
@@ -335,41 +334,16 @@ class LiveTable:
             viewer.put_json({"type": "ack", "version": self.version})
             if self.metrics is not None:
                 self.metrics.acks.observe(time.perf_counter() - began)
-        elif kind == "coach":
-            await self._coach(viewer)
+        elif kind in self.handlers:
+            await self.handlers[kind](self, viewer)
         elif kind == "ready":
             if viewer.seat is None:
                 raise ProtocolError(f"table {self.id}: spectators cannot act")
             if self.timer is not None and self.timer.pause_until is not None:
                 self.timer.ready.add(viewer.seat)
         else:
-            raise ProtocolError(
-                f"unknown message type {excerpt(kind)}; known: action, sync, ready, coach"
-            )
-
-    async def _coach(self, viewer: Viewer) -> None:
-        """The roster computer's view of the seat's decision now, from the seat's own
-        observation (what a review would say of it): at a table whose kind allows
-        the coach, once a decision (asked again, the same answer)."""
-        if not kind_rules(self.stored.kind).coach:
-            raise ProtocolError(
-                f"table {self.id}: the coach helps at practice tables only, not at a"
-                f" {self.stored.kind} table"
-            )
-        seat = viewer.seat
-        if seat is None:
-            raise ProtocolError(f"table {self.id}: the coach speaks to a seat, not a spectator")
-        if len(self.match.legal_actions().get(seat, ())) < 2:
-            raise ProtocolError(f"table {self.id}: seat {seat} has nothing to decide now")
-        if self._advice is None or self._advice[0] != self.version:
-            if self._adviser is None:
-                self._adviser = ExpertReviewer()
-            observation = self.match.observe(seat)
-            reds = self.match.rules.red_fives
-            options = await asyncio.to_thread(advise, observation, self._adviser, reds)
-            self._advice = (self.version, [o.to_dict() for o in options])
-        version, advice = self._advice
-        viewer.put_json({"type": "coach", "version": version, "options": advice})
+            known = ", ".join(["action", "sync", "ready", *self.handlers])
+            raise ProtocolError(f"unknown message type {excerpt(kind)}; known: {known}")
 
     @property
     def untimed(self) -> bool:
@@ -400,8 +374,7 @@ class LiveTable:
             raise ProtocolError(
                 f"table {self.id}: {action} is not legal for seat {seat} now (legal: {options})"
             )
-        if self.unsure:
-            await self._settle_log()
+        await self.table_log.settle(len(self.match.actions))
         before = self.version
         seq = len(self.match.actions)
         hands = len(self.match.results)
@@ -435,7 +408,7 @@ class LiveTable:
             epoch=self.epoch,
         )
         try:
-            await self._store(row)
+            await self.table_log.write(row)
         except LeaseLost:
             raise ProtocolError(f"table {self.id} has moved to another server; reconnect") from None
         except Exception as exc:
@@ -446,7 +419,7 @@ class LiveTable:
             self.match = await asyncio.to_thread(without_last, self.match)
             if timer_before is not None:
                 self.timer = ClockState.from_dict(timer_before)
-            self.unsure = True
+            self.table_log.unsure = True
             raise ProtocolError(f"table {self.id}: the action could not be stored; retry") from None
         if self.metrics is not None:
             self.metrics.actions.inc()
@@ -460,42 +433,13 @@ class LiveTable:
         self._publish(before, kyoku if ended else None, seat if timeout else None)
         self.audience.tell_the_absent()
 
-    async def _settle_log(self) -> None:
-        """After a failed write: if the log holds what this table holds, go on; if it
-        holds the undone action too (stored, its reply lost), the log is the truth and
-        the table is read again from it (its viewers reconnect); if the log is out of
-        reach, refuse and change nothing."""
-        try:
-            stored = await asyncio.to_thread(self.store.action_count, self.id)
-        except Exception:
-            raise ProtocolError(f"table {self.id}: its log is out of reach; retry") from None
-        if stored == len(self.match.actions):
-            self.unsure = False
-            return
-        log.warning(
-            "table %s: the log holds %d actions, this copy %d; read again",
-            self.id,
-            stored,
-            len(self.match.actions),
-        )
+    def _let_go(self, why: tuple[str, int]) -> None:
+        """This copy of the table stops (another process owns it, or the log is read
+        again); its viewers reconnect."""
         self.lost = True
-        self.kick_all(RELOADED)
+        self.kick_all(why)
         if self.on_lost is not None:
             self.on_lost(self)
-        raise ProtocolError(f"table {self.id}: read again from its log; reconnect")
-
-    async def _store(self, row: ActionRow | ClockRow) -> None:
-        """Write through the group commit; a refused lease ends this copy of the table
-        (another process owns it now) and its viewers reconnect to the owner."""
-        try:
-            await self.writer.append(row)
-        except LeaseLost:
-            log.warning("table %s: lease lost to another process; let go", self.id)
-            self.lost = True
-            self.kick_all(MOVED)
-            if self.on_lost is not None:
-                self.on_lost(self)
-            raise
 
     def kick_all(self, why: tuple[str, int]) -> None:
         """Disconnect every viewer with a reason (``{table}`` stands for the id) and a
@@ -530,28 +474,6 @@ class LiveTable:
     def info(self) -> dict[str, Any]:
         """What anyone may know about the table, as of the last published version."""
         return self.audience.info()
-
-    @property
-    def spectators(self) -> int:
-        return self.audience.spectators
-
-    @property
-    def watchable(self) -> bool:
-        """Open to spectators: a rated table, one its owner opened, any finished game
-        whose time to be shown has come."""
-        if kind_rules(self.stored.kind).always_watched or self.stored.watchable:
-            return True
-        return self.match.over and self.stored.revealed(self.clock.now())
-
-    @property
-    def revealed(self) -> bool:
-        """The game is over and may be shown: its seed, its record, its replay."""
-        return self.match.over and self.stored.revealed(self.clock.now())
-
-    def snapshot(self, seat: int | None, kind: str) -> str:
-        """A full resync for ``seat`` (None: a spectator), built once per seat and
-        version (`Audience.snapshot`)."""
-        return self.audience.snapshot(seat, kind)
 
     def _publish(
         self, before: int, ended: Kyoku | None = None, timed_out: int | None = None

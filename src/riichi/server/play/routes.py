@@ -13,6 +13,7 @@ from riichi.platform.tables import TableKind
 from riichi.rules import PRESETS
 from riichi.server.feature import QUEUE_VIEW, Feature
 from riichi.server.hub import Server
+from riichi.server.play.coach import Coach
 from riichi.server.play.queue import RatedQueue
 from riichi.server.protocol import LEFT, Busy, NotFound, ProtocolError
 from riichi.server.registry import Elsewhere
@@ -120,6 +121,7 @@ ROUTES: list[BaseRoute] = [
 def setup(hub: Server) -> None:
     queue = RatedQueue(hub.registry, lambda: hub.auth, hub.notices.send, hub.fill_after)
     hub.provide(queue, QUEUE_VIEW, run=queue.run)
+    hub.registry.handlers["coach"] = Coach().answer
 
 
 FEATURE = Feature("play", ROUTES, setup)
