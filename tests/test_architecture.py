@@ -63,14 +63,9 @@ def test_the_core_loaded_is_the_one_asked_for() -> None:
 
 SERVER = ROOT / "src" / "riichi" / "server"
 FEATURES = sorted(p.name for p in SERVER.iterdir() if (p / "routes.py").exists())
-# Where the core still reaches a feature, and why; the list may only shrink. The end of a
-# match writes its ratings, figures and chips in the last action's transaction (the
-# storage writer needs their tables).
-CORE_REACHES = {("app.py", f): "assembles the features" for f in FEATURES} | {
-    ("storage/account_store.py", "money"): "an account's open offers",
-    ("storage/writes.py", "money"): "the end of a match posts chips",
-    ("storage/writes.py", "ratings"): "the end of a match rates",
-}
+# Where the core reaches a feature, and why: only to assemble them. What a feature
+# writes with a table's opening or a match's end it registers with storage (``parts``).
+CORE_REACHES = {("app.py", f): "assembles the features" for f in FEATURES}
 
 
 # Where a feature joins another's tables in its queries (importing that feature's schema
@@ -102,7 +97,7 @@ def test_a_feature_reads_another_s_tables_only_where_listed() -> None:
     import ast
 
     owner = _tables_by_feature()
-    assert {"ratings", "game_stats", "ledger", "tournaments", "reviews"} <= owner.keys()
+    assert {"ratings", "game_stats", "offers", "tournaments", "reviews"} <= owner.keys()
     reads = set()
     for feature in FEATURES:
         for file in sorted((SERVER / feature).glob("*.py")):

@@ -24,7 +24,7 @@ from riichi.server.ratings.records import RecordStore
 from riichi.server.ratings.schema import game_stats, rating_history, ratings
 from riichi.server.seating import load_match
 from riichi.server.storage import ActionRow, NewTable, StorageError
-from riichi.server.storage import writes as writes_module
+from riichi.server.ratings import match_end
 from riichi.server.table import final_of
 
 RULES = find_ruleset("classic").replace(length=Length.ONE_HAND)
@@ -201,7 +201,7 @@ def test_a_failed_rating_write_stores_nothing_and_the_retry_rates_once(
     def broken(*args: Any) -> None:
         raise RuntimeError("the disk is gone")
 
-    monkeypatch.setattr(writes_module, "rate_match", broken)
+    monkeypatch.setattr(match_end, "rate_match", broken)
     with pytest.raises(RuntimeError):
         site.store.append_action(row)
     assert len(site.store.load_actions(table)) == seq  # the last action was not kept

@@ -453,11 +453,11 @@ def finishing(
     rules: RuleSet,
     bet: int,
     final: Final,
-    stat_names: Sequence[str],
+    stat_names: Sequence[str] | None = None,
 ) -> FinishPlan:
-    """The plan of a match's end: every seat's figures (the columns ``stat_names``),
-    the ratings of a rated table, a money table's settlement, a Daily Wall attempt's
-    hands."""
+    """The plan of a match's end: every seat's figures (the columns ``stat_names``;
+    None: every figure), the ratings of a rated table, a money table's settlement, a
+    Daily Wall attempt's hands."""
     allowed = kind_rules(kind)
     stats = tuple(
         {
@@ -469,7 +469,10 @@ def finishing(
             "place": entry.stats["place"],
             "score": entry.stats["score"],
             "points": entry.stats["points"],
-            **{name: entry.stats[name] for name in stat_names},
+            **{
+                name: entry.stats[name]
+                for name in (entry.stats if stat_names is None else stat_names)
+            },
         }
         for seat, entry in enumerate(final.seats)
     )

@@ -74,6 +74,12 @@ class PlayerReviews(Protocol):
     def of_player(self, player: str) -> list[dict[str, Any]]: ...
 
 
+class Invitations(Protocol):
+    """The accounts one invited to a money table, or that invited it (money)."""
+
+    def invited_with(self, account_id: int) -> set[int]: ...
+
+
 class RatedGames(Protocol):
     """A rated game taken out of the ratings, and a player's name changed where the
     ratings show it, in the caller's transaction (ratings)."""
@@ -91,6 +97,7 @@ class TableChips(Protocol):
 
 
 BALANCES: Interface[Balances] = Interface("balances")
+INVITATIONS: Interface[Invitations] = Interface("invitations")
 RATED_GAMES: Interface[RatedGames] = Interface("rated games")
 TABLE_CHIPS: Interface[TableChips] = Interface("table chips")
 QUEUE_VIEW: Interface[QueueView] = Interface("queue view")
@@ -141,6 +148,7 @@ class Desks:
 
 __all__ = [
     "BALANCES",
+    "INVITATIONS",
     "PLAYER_REVIEWS",
     "QUEUE_VIEW",
     "RATED_GAMES",
@@ -149,6 +157,7 @@ __all__ = [
     "Desks",
     "Feature",
     "Interface",
+    "Invitations",
     "Missing",
     "PlayerReviews",
     "QueueView",

@@ -41,7 +41,7 @@ from riichi.rules import RuleSet
 from riichi.server.auth import Auth
 from riichi.server.clock import Clock
 from riichi.server.collector import keep_collections_short
-from riichi.server.feature import Desks, Feature
+from riichi.server.feature import INVITATIONS, Desks, Feature, Missing
 from riichi.server.limits import Limits, RateLimits
 from riichi.server.notices import Notices
 from riichi.server.protocol import Busy, NotFound, ProtocolError
@@ -346,6 +346,8 @@ class Server(Desks):
         """Who is online (a live channel open) among the people this account played
         with or invited, or who invited it: no one else."""
         known = await asyncio.to_thread(self.store.accounts.acquaintances, account.id)
+        with contextlib.suppress(Missing):  # a site without money tables
+            known |= await asyncio.to_thread(self.desk(INVITATIONS).invited_with, account.id)
         here = self.notices.online_here()
         on = {a for a in known if a in here}
         if self.relay is not None:

@@ -155,3 +155,17 @@ players = Table(
     Column("seat", Integer, primary_key=True),
     Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
 )
+
+
+# The chips of every account, escrow, the bank and the house: one row a transfer,
+# posted by every feature that moves chips (money tables, tournaments, grants, refunds)
+ledger = Table(
+    "ledger",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("event", String(64), nullable=False),  # what moved the chips: a table, an account
+    Column("source", String(64), nullable=False),
+    Column("target", String(64), nullable=False),
+    Column("amount", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+)

@@ -92,6 +92,19 @@ class OfferStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
+    def invited_with(self, account_id: int) -> set[int]:
+        """The accounts this one invited to a money table, or that invited it."""
+        known: set[int] = set()
+        with self.engine.connect() as conn:
+            for creator, invited in conn.execute(select(offers.c.creator, offers.c.invited)):
+                listed = set(json.loads(invited)) if invited else set()
+                if creator == account_id:
+                    known |= listed
+                elif account_id in listed:
+                    known.add(creator)
+        known.discard(account_id)
+        return known
+
     def create(self, offer: Offer, sitter: Sitter, name: str, now: float) -> None:
         """Store a new offer with its creator seated (and its reserve held)."""
         with self.engine.begin() as conn:

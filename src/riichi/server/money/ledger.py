@@ -23,7 +23,8 @@ from riichi.platform.chips import (
     out_of_line,
     release,
 )
-from riichi.server.money.schema import ledger, offers
+from riichi.server.money.schema import offers
+from riichi.server.schema import ledger
 from riichi.server.storage import StorageError, balance, post, tables
 from riichi.server.tournaments.schema import tournaments
 

@@ -12,7 +12,7 @@ from starlette.routing import BaseRoute, Route
 from riichi.errors import excerpt
 from riichi.platform.chips import HOUSE, account_ledger
 from riichi.server.auth import Session
-from riichi.server.feature import BALANCES, TABLE_CHIPS, Feature
+from riichi.server.feature import BALANCES, INVITATIONS, TABLE_CHIPS, Feature
 from riichi.server.hub import Server, paged
 from riichi.server.metrics import gauge
 from riichi.server.money.desk import MoneyDesk
@@ -99,6 +99,7 @@ def setup(hub: Server) -> None:
     hub.registry.metrics.gauges.append(lambda: chip_gauges(chips))
     desk = MoneyDesk(hub.registry, hub.notices.send)
     hub.provide(desk, run=desk.run)
+    hub.provide(desk.store, INVITATIONS)
 
 
 FEATURE = Feature("money", ROUTES, setup)

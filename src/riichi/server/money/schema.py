@@ -16,18 +16,6 @@ from sqlalchemy import (
 
 from riichi.server.schema import metadata
 
-ledger = Table(
-    "ledger",
-    metadata,
-    Column("seq", Integer, primary_key=True, autoincrement=True),
-    Column("event", String(64), nullable=False),  # what moved the chips: a table, an account
-    Column("source", String(64), nullable=False),
-    Column("target", String(64), nullable=False),
-    Column("amount", Integer, nullable=False),
-    Column("created", Float, nullable=False),
-)
-
-
 # Money tables between people, before they start (riichi.server.money.desk): an offer and
 # the accounts seated at it, each of whose reserve is in the escrow of the table to be
 offers = Table(

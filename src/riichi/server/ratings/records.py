@@ -17,8 +17,9 @@ from sqlalchemy.engine import Connection, Engine
 from riichi.game.stats import Totals
 from riichi.platform.integrity import SuspiciousPair, suspicious_pairs
 from riichi.platform.ratings import PROVISIONAL_GAMES
+from riichi.server.ratings.match_end import rate_match
 from riichi.server.ratings.schema import STAT_COLUMNS, game_stats, rating_history, ratings
-from riichi.server.storage import StorageError, rate_match, sightings, tables
+from riichi.server.storage import StorageError, sightings, tables
 
 
 @dataclass(frozen=True, slots=True)

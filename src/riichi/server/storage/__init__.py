@@ -39,6 +39,7 @@ from riichi.server.schema import (
 from riichi.server.storage.account_store import (
     AccountStore,
 )
+from riichi.server.storage.parts import at_finish, at_opening
 from riichi.server.storage.rows import (
     Account,
     ActionRow,
@@ -61,7 +62,6 @@ from riichi.server.storage.store import (
 from riichi.server.storage.writes import (
     balance,
     post,
-    rate_match,
 )
 
 __all__ = [
@@ -85,6 +85,8 @@ __all__ = [
     "Writer",
     "accounts",
     "actions",
+    "at_finish",
+    "at_opening",
     "balance",
     "leaders",
     "leases",
@@ -93,7 +95,6 @@ __all__ = [
     "players",
     "post",
     "queue_table",
-    "rate_match",
     "sessions",
     "settings",
     "sightings",

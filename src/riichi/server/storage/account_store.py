@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 from sqlalchemy import (
@@ -21,7 +20,6 @@ from riichi.platform.chips import (
     Transfer,
     account_ledger,
 )
-from riichi.server.money.schema import offers
 from riichi.server.schema import (
     OPERATOR,
     accounts,
@@ -230,8 +228,8 @@ class AccountStore:
         return [(r.account_id, r.pool, r.since, r.address, r.device) for r in rows]
 
     def acquaintances(self, account_id: int, tables_back: int = 200) -> set[int]:
-        """The accounts this one sat with at its last ``tables_back`` tables, and those
-        it invited to a money table or that invited it."""
+        """The accounts this one sat with at its last ``tables_back`` tables (those it
+        invited to a money table, or that invited it, are money's: ``INVITATIONS``)."""
         mine = (
             select(players.c.table_id)
             .where(players.c.account_id == account_id)
@@ -244,12 +242,6 @@ class AccountStore:
                 select(players.c.account_id).where(players.c.table_id.in_(select(mine.c.table_id)))
             ).scalars()
             known = {int(a) for a in sat}
-            for creator, invited in conn.execute(select(offers.c.creator, offers.c.invited)):
-                listed = set(json.loads(invited)) if invited else set()
-                if creator == account_id:
-                    known |= listed
-                elif account_id in listed:
-                    known.add(creator)
         known.discard(account_id)
         return known
 

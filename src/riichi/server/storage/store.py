@@ -45,6 +45,7 @@ from riichi.server.schema import (
     tables,
 )
 from riichi.server.storage.account_store import AccountStore
+from riichi.server.storage.parts import OPENING
 from riichi.server.storage.rows import (
     LeaseLost,
     NewTable,
@@ -54,7 +55,7 @@ from riichi.server.storage.rows import (
     _filters,
     _stored,
 )
-from riichi.server.storage.writes import _check_stake, _close_offer, _finish, _write_all, post
+from riichi.server.storage.writes import _check_stake, _finish, _write_all, post
 
 log = logging.getLogger(__name__)
 
@@ -141,8 +142,6 @@ class Store:
                     if row.duplicate is None:
                         raise
                     raise StorageError(row.duplicate) from None
-            if plan.offer is not None:
-                _close_offer(conn, plan.offer, [seat.get("account") for seat in new.seats])
             if plan.dequeue:
                 left = conn.execute(
                     delete(queue_table).where(queue_table.c.account_id.in_(plan.dequeue))
@@ -154,6 +153,8 @@ class Store:
                 conn.execute(
                     insert(leases).values(table_id=new.id, owner=owner, epoch=1, expires=expires)
                 )
+            for part in OPENING:
+                part(conn, new)
 
     # ----------------------------------------------------------- leases
 

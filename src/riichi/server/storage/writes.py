@@ -1,7 +1,7 @@
 """What is written inside one transaction: actions and clock rows behind the lease
 fence, chip postings and stake checks, and the end of a match (its plan from
-``riichi.platform.tables.finishing``: ratings, figures, settlements, league points)
-with the last action.
+``riichi.platform.tables.finishing``: settlements, a desk's rows and updates, and
+each feature's part, ``parts``: figures and ratings) with the last action.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from typing import Any
 
 from sqlalchemy import (
     bindparam,
-    delete,
     func,
     insert,
     select,
@@ -29,17 +28,23 @@ from riichi.platform.chips import (
     check_stake,
     shortfall,
 )
-from riichi.platform.ratings import Rating, rate
 from riichi.platform.tables import (
-    GUEST,
     Final,
     SeatSpec,
     finishing,
 )
 from riichi.rules import RuleSet
-from riichi.server.money.schema import ledger, offer_seats, offers
-from riichi.server.ratings.schema import STAT_COLUMNS, game_stats, rating_history, ratings
-from riichi.server.schema import DAY_SECONDS, accounts, actions, leases, metadata, players, tables
+from riichi.server.schema import (
+    DAY_SECONDS,
+    accounts,
+    actions,
+    leases,
+    ledger,
+    metadata,
+    players,
+    tables,
+)
+from riichi.server.storage.parts import FINISHING
 from riichi.server.storage.rows import ActionRow, ChipsShort, LeaseLost, StorageError, Write
 
 
@@ -80,28 +85,6 @@ def post(conn: Connection, event: str, transfers: list[Transfer], now: float) ->
                 event=event, source=t.source, target=t.target, amount=t.amount, created=now
             )
         )
-
-
-def _close_offer(conn: Connection, offer: str, accounts_by_seat: list[int | None]) -> None:
-    """A money offer becomes its table: it must still seat exactly these accounts (one
-    who left since would have taken its reserve back), in whatever seats the table drew
-    for them; its rows go."""
-    locked = conn.execute(update(offers).where(offers.c.id == offer).values(id=offers.c.id))
-    seated = dict(
-        conn.execute(
-            select(offer_seats.c.seat, offer_seats.c.account_id).where(
-                offer_seats.c.offer_id == offer
-            )
-        ).all()
-    )
-    if (
-        locked.rowcount != 1
-        or sorted(seated.values()) != sorted(a for a in accounts_by_seat if a is not None)
-        or len(seated) != len(accounts_by_seat)
-    ):
-        raise StorageError(f"money table {offer}: its seats changed before it started")
-    conn.execute(delete(offer_seats).where(offer_seats.c.offer_id == offer))
-    conn.execute(delete(offers).where(offers.c.id == offer))
 
 
 def _check_stake(conn: Connection, account_id: int, amount: int, now: float) -> None:
@@ -225,12 +208,7 @@ def _finish(conn: Connection, table_id: str, final: Final) -> None:
         RuleSet.from_dict(json.loads(row.rules)),
         row.bet or 0,
         final,
-        STAT_COLUMNS,
     )
-    for stats in plan.stats:
-        conn.execute(insert(game_stats).values(**stats))
-    if plan.rating:
-        rate_match(conn, table_id, final.finished, list(plan.rating))
     if plan.transfers:
         post(conn, f"table:{table_id}", list(plan.transfers), final.finished)
     for change in plan.updates:
@@ -239,45 +217,5 @@ def _finish(conn: Connection, table_id: str, final: Final) -> None:
         conn.execute(update(target).where(*keys).values(**change.values))
     for added in plan.rows:
         conn.execute(insert(metadata.tables[added.table]).values(**added.values))
-
-
-def rate_match(
-    conn: Connection, table_id: str, finished: float, seats: list[tuple[str, str, int]]
-) -> None:
-    """Apply one rated match to its players' ratings and record each change (a guest,
-    who has no account, is rated as nobody)."""
-    seats = [seat for seat in seats if seat[0] != GUEST]
-    if len(seats) < 2:
-        return
-    keys = [player for player, _, _ in seats]
-    if len(set(keys)) != len(keys):
-        raise StorageError(f"table {table_id}: one player in two seats of a rated match")
-    found = {
-        row.player: Rating(row.mu, row.sigma, row.games)
-        for row in conn.execute(select(ratings).where(ratings.c.player.in_(keys))).all()
-    }
-    after = rate([found.get(k, Rating()) for k in keys], [place for _, _, place in seats])
-    for (player, name, place), new in zip(seats, after, strict=True):
-        values = {
-            "name": name,
-            "computer": player.startswith("computer:"),
-            "mu": new.mu,
-            "sigma": new.sigma,
-            "games": new.games,
-            "shown": new.shown,
-        }
-        if player in found:
-            conn.execute(update(ratings).where(ratings.c.player == player).values(**values))
-        else:
-            conn.execute(insert(ratings).values(player=player, **values))
-        conn.execute(
-            insert(rating_history).values(
-                player=player,
-                table_id=table_id,
-                finished=finished,
-                place=place,
-                mu=new.mu,
-                sigma=new.sigma,
-                shown=new.shown,
-            )
-        )
+    for part in FINISHING:
+        part(conn, table_id, plan, final.finished)
