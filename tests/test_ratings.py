@@ -20,11 +20,11 @@ from riichi.platform.tables import SeatSpec, TableKind, opening
 from riichi.rules import Length, find_ruleset
 from riichi.server import Store
 from riichi.server import storage as storage_module
+from riichi.server.ratings import match_end
 from riichi.server.ratings.records import RecordStore
 from riichi.server.ratings.schema import game_stats, rating_history, ratings
 from riichi.server.seating import load_match
 from riichi.server.storage import ActionRow, NewTable, StorageError
-from riichi.server.ratings import match_end
 from riichi.server.table import final_of
 
 RULES = find_ruleset("classic").replace(length=Length.ONE_HAND)

@@ -17,6 +17,7 @@ from riichi.platform.spectating import HAND, Delay, DelayError, parse_delay, sho
 from riichi.server import Store, create_app
 from riichi.server.clock import FakeClock
 from riichi.server.hub import Server
+from riichi.server.play.lobby import Lobby
 from riichi.server.protocol import Viewer
 from riichi.server.table import LiveTable
 from server_helpers import Seat, new_table
@@ -88,7 +89,7 @@ async def watch_whole_match(url: str, delay: Delay) -> tuple[Recording, dict[str
         "seats": ["efficiency", "defensive", "efficiency", "defensive"],
         "watchable": True,
     }
-    table, _ = await server.create(body, "test")
+    table, _ = await Lobby(server).create(body, "test")
     spectator = Recording(table)
     table.join(spectator)
     # the match ends in memory before its last action is stored: wait for the store,

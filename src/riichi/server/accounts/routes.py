@@ -9,8 +9,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from riichi.platform.chips import account_ledger
+from riichi.server.accounts.presence import Presence
 from riichi.server.auth import DEVICE_COOKIE, DEVICE_SECONDS
 from riichi.server.feature import BALANCES, QUEUE_VIEW, Feature
+from riichi.server.hub import Server
 from riichi.server.web import account_json, client_address, keep, web_of, with_cookie
 
 
@@ -73,7 +75,7 @@ async def me(request: Request) -> Response:
     return JSONResponse(
         {
             "account": account_json(session.account),
-            "tables": await hub.mine(session.account),
+            "tables": await hub.desk(Presence).mine(session.account),
             "queue": await hub.desk(QUEUE_VIEW).view(session.account),
             "chips": chips,
         }
@@ -84,7 +86,7 @@ async def online(request: Request) -> Response:
     """Who is online among the people you played with or invited."""
     web = web_of(request)
     session = await web.signed_in(request)
-    return JSONResponse({"online": await web.server.online(session.account)})
+    return JSONResponse({"online": await web.server.desk(Presence).online(session.account)})
 
 
 ROUTES: list[BaseRoute] = [
@@ -96,4 +98,9 @@ ROUTES: list[BaseRoute] = [
     Route("/api/online", online),
 ]
 
-FEATURE = Feature("accounts", ROUTES)
+
+def setup(hub: Server) -> None:
+    hub.provide(Presence(hub))
+
+
+FEATURE = Feature("accounts", ROUTES, setup)

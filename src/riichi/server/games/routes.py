@@ -7,6 +7,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from riichi.server.feature import Feature
+from riichi.server.games.downloads import Downloads
+from riichi.server.hub import Server
 from riichi.server.web import page, web_of
 
 
@@ -18,7 +20,7 @@ async def list_games(request: Request) -> Response:
 
 async def game_file(request: Request) -> Response:
     game_id, fmt = request.path_params["id"], request.path_params["fmt"]
-    data = await web_of(request).server.game_file(game_id, fmt)
+    data = await web_of(request).server.desk(Downloads).game_file(game_id, fmt)
     headers = {}
     if fmt != "replay":
         name = f"riichi-{game_id}-{fmt}.{'mjson' if fmt == 'mjai' else 'json'}"
@@ -41,4 +43,9 @@ ROUTES: list[BaseRoute] = [
     Route("/api/watch", watch_list),
 ]
 
-FEATURE = Feature("games", ROUTES)
+
+def setup(hub: Server) -> None:
+    hub.provide(Downloads(hub))
+
+
+FEATURE = Feature("games", ROUTES, setup)

@@ -14,6 +14,7 @@ from riichi.rules import PRESETS
 from riichi.server.feature import QUEUE_VIEW, Feature
 from riichi.server.hub import Server
 from riichi.server.play.coach import Coach
+from riichi.server.play.lobby import Lobby
 from riichi.server.play.queue import RatedQueue
 from riichi.server.protocol import LEFT, Busy, NotFound, ProtocolError
 from riichi.server.registry import Elsewhere
@@ -46,7 +47,7 @@ async def create_table(request: Request) -> Response:
     body = await web.read_json(request)
     account = await web.account_of(request)
     try:
-        table, tokens = await web.server.create(body, client_address(request), account)
+        table, tokens = await web.server.desk(Lobby).create(body, client_address(request), account)
     except Busy as exc:
         return error(str(exc), exc.status)
     except ProtocolError as exc:
@@ -121,6 +122,7 @@ ROUTES: list[BaseRoute] = [
 def setup(hub: Server) -> None:
     queue = RatedQueue(hub.registry, lambda: hub.auth, hub.notices.send, hub.fill_after)
     hub.provide(queue, QUEUE_VIEW, run=queue.run)
+    hub.provide(Lobby(hub))
     hub.registry.handlers["coach"] = Coach().answer
 
 
