@@ -68,6 +68,13 @@ class Metrics:
             registry=self.registry,
         )
 
+        self.redis_errors = Counter(
+            "riichi_redis_errors",
+            "Redis requests that failed, by what they were for (the site goes on without).",
+            ["what"],
+            registry=self.registry,
+        )
+
     def watch(self, server: Server) -> None:
         """Read ``server``'s state at each scrape."""
         self.registry.register(_Site(server))

@@ -335,36 +335,50 @@ class SharedSockets:
     address holds each process's count, and only processes whose heartbeat key is
     alive are summed, so a dead process's connections stop counting by themselves."""
 
-    HEARTBEAT = 10.0  # seconds a process's heartbeat lasts; renewed every third of it
+    # seconds a process's heartbeat lasts; renewed every sixth of it, so that a busy
+    # process (a loop late by seconds) is not taken for a dead one and its
+    # connections forgotten
+    HEARTBEAT = 30.0
 
     def __init__(self, relay: Relay) -> None:
         self.redis = relay.redis
         self.me = relay.me
         self.local: dict[str, int] = {}
+        self.errors = relay.registry.metrics.redis_errors.labels("socket count")
 
     async def heartbeat(self) -> None:
         while True:
             with contextlib.suppress(Exception):
                 await self.redis.set(f"riichi:alive:{self.me}", 1, ex=int(self.HEARTBEAT))
-            await asyncio.sleep(self.HEARTBEAT / 3)
+            await asyncio.sleep(self.HEARTBEAT / 6)
 
     async def acquire(self, address: str, limit: int) -> bool:
         """Count one more connection from ``address`` unless the site already holds
-        ``limit``; while Redis is out of reach, this process's own count decides."""
+        ``limit``; while Redis is out of reach (a read failed twice), this process's
+        own count decides."""
         mine = self.local.get(address, 0)
-        try:
-            raw = await self.redis.hgetall(f"riichi:sockets:{address}")
-            counts = {_text(k): int(v) for k, v in raw.items()}
-            others = [p for p in counts if p != self.me]
-            alive = await self.redis.mget([f"riichi:alive:{p}" for p in others]) if others else []
-            total = mine + sum(counts[p] for p, up in zip(others, alive, strict=True) if up)
-        except Exception:
-            total = mine
+        total = mine
+        for attempt in range(2):
+            try:
+                total = mine + await self._others(address)
+                break
+            except Exception:
+                self.errors.inc()
+                if attempt == 0:
+                    await asyncio.sleep(0.05)
         if total >= limit:
             return False
         self.local[address] = mine + 1
         await self._publish(address)
         return True
+
+    async def _others(self, address: str) -> int:
+        """The connections from ``address`` the site's other live processes hold."""
+        raw = await self.redis.hgetall(f"riichi:sockets:{address}")
+        counts = {_text(k): int(v) for k, v in raw.items()}
+        others = [p for p in counts if p != self.me]
+        alive = await self.redis.mget([f"riichi:alive:{p}" for p in others]) if others else []
+        return sum(counts[p] for p, up in zip(others, alive, strict=True) if up)
 
     async def release(self, address: str) -> None:
         left = self.local.get(address, 0) - 1
