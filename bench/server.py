@@ -137,15 +137,17 @@ async def person(
     waits: list[float],
     rng: random.Random,
     drops: list[str] | None = None,
+    acked: list[int] | None = None,
 ) -> None:
     """Play one seat until time is up; record each action's wait for its ack (after the
-    first five seconds, while the server restores its tables and everyone connects).
+    first five seconds, while the server restores its tables and everyone connects),
+    and count every ack in ``acked[0]`` (the warm-up's too, as /metrics counts them).
     A dropped connection is reconnected, as a client does, and noted in ``drops``."""
     warm = time.monotonic() + 5.0
     ws_url = url.replace("http", "ws") + f"/ws/tables/{table['id']}?token={table['tokens'][0]}"
     while True:
         try:
-            await seat(ws_url, until, pace, waits, rng, warm)
+            await seat(ws_url, until, pace, waits, rng, warm, acked)
             return
         except websockets.ConnectionClosed as closed:
             if drops is None:
@@ -160,6 +162,7 @@ async def seat(
     waits: list[float],
     rng: random.Random,
     warm: float,
+    acked: list[int] | None = None,
 ) -> None:
     async with websockets.connect(ws_url, max_size=None) as ws:
         version, state = -1, None
@@ -171,6 +174,8 @@ async def seat(
             if kind in ("hello", "state", "update"):
                 version, state = message["version"], message["state"]
             elif kind == "ack" and pending is not None:
+                if acked is not None:
+                    acked[0] += 1
                 if time.monotonic() > warm:  # past the start-up, when every table loads
                     waits.append(time.perf_counter() - pending)
                 pending = None
@@ -227,8 +232,10 @@ async def run(args: argparse.Namespace) -> list[float]:
         start = time.monotonic()
         until = start + args.seconds
         pace = {"throughput": None, "latency": (1.0, 3.0), "rated": (0.5, 1.5)}[args.mode]
+        acks = [0]
         jobs = [
-            person(server.url, t, until, pace, waits, random.Random(rng.random())) for t in tables
+            person(server.url, t, until, pace, waits, random.Random(rng.random()), acked=acks)
+            for t in tables
         ]
         jobs += [spectator(server.url, tables[0], until, seen) for _ in range(args.spectators)]
         reviewed: list[float] = []
@@ -256,7 +263,7 @@ async def run(args: argparse.Namespace) -> list[float]:
     acked = after["riichi_ack_seconds_count"] - before["riichi_ack_seconds_count"]
     print(f"  /metrics mid-run       {during[0]:.0f} live tables, {during[1]:.0f} sockets")
     print(f"  /metrics: committed    {committed:.0f} (the database: {stored}); acks {acked:.0f}"
-          f" (the bench: {len(waits)})")  # fmt: skip
+          f" (the bench: {acks[0]}, {len(waits)} of them past the warm-up)")  # fmt: skip
     if args.spectators:
         print(f"  spectator messages     {seen[0]}")
     if args.reviews:

@@ -5,6 +5,7 @@ from riichi.bots.defensive import DefensiveBot
 from riichi.bots.efficiency import EfficiencyBot
 from riichi.bots.expert import ExpertBot
 from riichi.bots.learned import LearnedBot
+from riichi.bots.learned_search import LearnedSearchBot
 from riichi.bots.master import MasterBot
 from riichi.bots.simple import RandomBot, TsumogiriBot
 
@@ -16,6 +17,7 @@ BOTS: dict[str, type[Bot]] = {
     "expert": ExpertBot,
     "master": MasterBot,
     "learned": LearnedBot,
+    "learned-search": LearnedSearchBot,
 }
 
 

@@ -63,20 +63,37 @@ class LearnedBot(Bot):
 
     def pick(self, heads: np.ndarray, kept: list[Valued]) -> int:
         """The option played, by its index in expert's order (0: expert's choice)."""
-        margin = self.network.margin
-        if margin is None or heads.shape[1] <= EDGE:
-            scores = heads[:, POLICY]
-            if self.network.call_bias:
-                calls = np.array([o.action.type in CALLS for o in kept])
-                scores = scores + self.network.call_bias * calls
-            return int(np.argmax(scores))
-        edge = heads[:, EDGE] * EDGE_UNIT
-        best = int(np.argmax(edge))
-        return best if edge[best] - edge[0] > margin else 0
+        return pick_by(self.network, heads, kept)
 
     def heads(self, observation: Observation, options: list[Valued]) -> np.ndarray:
-        rows = inputs(state_features(observation), option_features(observation, options))
-        return self.network.forward(rows)[0]
+        return network_heads(self.network, observation, options)
 
 
-__all__ = ["LearnedBot", "network_at"]
+def network_heads(network: Network, observation: Observation, options: list[Valued]) -> np.ndarray:
+    """The network's heads for each of ``options`` (expert's best, in its order)."""
+    rows = inputs(state_features(observation), option_features(observation, options))
+    return network.forward(rows)[0]
+
+
+def pick_by(network: Network, heads: np.ndarray, kept: list[Valued]) -> int:
+    """The option ``network`` plays, by its index in expert's order (0: expert's
+    choice): the policy's first, or the edge head's best where it beats expert's
+    choice by the network's margin."""
+    margin = network.margin
+    if margin is None or heads.shape[1] <= EDGE:
+        scores = heads[:, POLICY]
+        if network.call_bias:
+            calls = np.array([o.action.type in CALLS for o in kept])
+            scores = scores + network.call_bias * calls
+        return int(np.argmax(scores))
+    edge = heads[:, EDGE] * EDGE_UNIT
+    best = int(np.argmax(edge))
+    return best if edge[best] - edge[0] > margin else 0
+
+
+def pick_among(network: Network, observation: Observation, kept: list[Valued]) -> int:
+    """The option ``network`` plays among ``kept``, by its index."""
+    return pick_by(network, network_heads(network, observation, kept), kept)
+
+
+__all__ = ["LearnedBot", "network_at", "network_heads", "pick_among", "pick_by"]

@@ -123,7 +123,7 @@ class MasterBot(ExpertBot):
         them, as `expert` values them. A searched option is valued on `expert`'s scale:
         `expert`'s value of its own best, plus how much more the search found the option
         worth than that best."""
-        valued = super().evaluate(observation)
+        valued = self.unsearched(observation)
         self.searched = None
         options = self.close_options(observation, valued)
         if len(options) < 2:
@@ -162,8 +162,13 @@ class MasterBot(ExpertBot):
         return not scene.spread or any(t.ready >= self.threat for t in scene.threats)
 
     def quick(self, observation: Observation) -> Action:
-        """`expert`'s choice."""
-        return super().evaluate(observation)[0].action
+        """The choice without a search."""
+        return self.unsearched(observation)[0].action
+
+    def unsearched(self, observation: Observation) -> list[Valued]:
+        """The options as the bot values them before any search, its choice first:
+        `expert`'s (a bot the search sits on gives its own)."""
+        return super().evaluate(observation)
 
     def close_options(self, obs: Observation, valued: list[Valued]) -> list[Valued]:
         """The options worth a search where it thinks: those `expert` values within
