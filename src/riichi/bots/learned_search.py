@@ -11,6 +11,7 @@ the policy decides everywhere else. Deterministic for a seed, as both are.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from riichi.bots.expert import Valued
 from riichi.bots.features import weighed
@@ -26,9 +27,14 @@ class LearnedSearchBot(MasterBot):
     kind = "learned-search"
 
     def __init__(
-        self, seed: int | str = 0, network: Network | None = None, weights: Path = WEIGHTS
+        self,
+        seed: int | str = 0,
+        network: Network | None = None,
+        weights: Path = WEIGHTS,
+        **search: Any,
     ) -> None:
-        super().__init__(seed)
+        """``search``: `master`'s settings (``rollouts``, ``batches`` and the rest)."""
+        super().__init__(seed, **search)
         self.network = network if network is not None else network_at(weights)
 
     def unsearched(self, observation: Observation) -> list[Valued]:
