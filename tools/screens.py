@@ -44,8 +44,8 @@ def layout(page: Page) -> str:
         """() => { const b = document.querySelector('#board').getBoundingClientRect();
         const h = document.querySelector('#my-hand').getBoundingClientRect();
         return { w: b.width, share: b.width * b.height / (innerWidth * innerHeight),
-                 gap: h.top - b.bottom, bottom: h.bottom, page: document.documentElement.scrollHeight,
-                 height: innerHeight }; }"""
+                 gap: h.top - b.bottom, bottom: h.bottom,
+                 page: document.documentElement.scrollHeight, height: innerHeight }; }"""
     )
     scrolls = "scrolls" if m["page"] > m["height"] else "fits"
     return (
