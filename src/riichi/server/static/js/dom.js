@@ -73,6 +73,15 @@ export function rowOf(cells) {
   return tr;
 }
 
+// The one row of a table with nothing to list: what is missing, across its columns.
+export function emptyRow(text, columns) {
+  const tr = el("tr");
+  const td = el("td", "muted", text);
+  td.colSpan = columns;
+  tr.appendChild(td);
+  return tr;
+}
+
 export function link(text, href) {
   const a = el("a", null, text);
   a.href = href;

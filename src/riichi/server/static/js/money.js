@@ -2,7 +2,7 @@
 // holds the table's maximum loss from your chips until the table settles; leaving
 // before the start gives it back.
 import { ME, loadMe } from "./account.js";
-import { $, chipText, el, getJSON, postJSON, setStatus } from "./dom.js";
+import { $, chipText, el, emptyRow, getJSON, postJSON, setStatus } from "./dom.js";
 import { onNotice } from "./notices.js";
 
 export async function showMoney() {
@@ -86,12 +86,6 @@ async function listOffers() {
     tr.appendChild(td);
     body.appendChild(tr);
   }
-  if (!data.offers.length) {
-    const tr = el("tr");
-    const td = el("td", "muted", "no money table is waiting for players: offer one");
-    td.colSpan = 6;
-    tr.appendChild(td);
-    body.appendChild(tr);
-  }
+  if (!data.offers.length) body.appendChild(emptyRow("no money table is waiting for players: offer one", 6));
   setStatus(`${data.offers.length} money tables waiting`);
 }

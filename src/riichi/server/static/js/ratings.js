@@ -1,5 +1,5 @@
 // The leaderboard and a player's page: ratings, statistics, games, reviews.
-import { $, PAGE, el, getJSON, pager, playerLink, setStatus } from "./dom.js";
+import { $, PAGE, el, emptyRow, getJSON, pager, playerLink, setStatus } from "./dom.js";
 import { plotHistory, plotMatches, plotReviews } from "./charts.js";
 
 export function placeText(value) { return value === null || value === undefined ? "-" : value.toFixed(2); }
@@ -24,13 +24,7 @@ export async function showLeaderboard(offset = 0) {
     tr.appendChild(el("td", "muted marks", marks.join(", ")));
     body.appendChild(tr);
   }
-  if (!page.items.length) {
-    const tr = el("tr");
-    const td = el("td", "muted", "nobody has finished a rated game yet");
-    td.colSpan = 6;
-    tr.appendChild(td);
-    body.appendChild(tr);
-  }
+  if (!page.items.length) body.appendChild(emptyRow("nobody has finished a rated game yet", 6));
   pager($("#board-pager"), page, showLeaderboard);
 }
 
