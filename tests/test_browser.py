@@ -191,6 +191,7 @@ class Person:
         self.width = width
         self.seen: dict[str, int] = {"call": 0, "riichi": 0, "win": 0, "results": 0}
         self.board_at: set[tuple[int, int, int]] = set()  # where the board was drawn
+        self.hand_at: set[int] = set()  # the top of the hand's row, prompt or none
 
     def check_table(self) -> None:
         page = self.page
@@ -244,6 +245,10 @@ class Person:
         box = page.locator("#board").bounding_box()
         assert box is not None
         self.board_at.add((round(box["x"]), round(box["y"]), round(box["width"])))
+        # ... nor does the hand when a prompt comes (a call, riichi, a win)
+        hand = page.locator(".hand-row").bounding_box()
+        assert hand is not None
+        self.hand_at.add(round(hand["y"]))
 
     def act(self) -> bool:
         """One step; False once the match's final result is on screen."""
@@ -663,6 +668,7 @@ def test_a_game_against_bots_in_the_browser(browser: Browser, base_url: str, wid
     assert person.seen["marked"] > 20 and person.seen.get("drawn", 0) > 10, person.seen
     assert person.seen.get("sized", 0) > 10, person.seen
     assert len(person.board_at) == 1, f"the board moved: {person.board_at}"
+    assert len(person.hand_at) == 1, f"the hand moved: {person.hand_at}"
     shot(page, f"2-match-result-{width}")
     page.click("#result-ok")
     page.goto(base_url)
