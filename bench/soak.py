@@ -95,7 +95,9 @@ class Site:
 
     def start(self, n: int) -> Any:
         log = self.folder / f"{n}-{time.monotonic():.0f}.log"
-        return start_server(self.url, self.ports[n], log, *self.options)
+        # a restart restores its share of the tables while the others keep both cores
+        # busy: it may take longer than a quiet start
+        return start_server(self.url, self.ports[n], log, *self.options, wait=RESTART_WAIT)
 
     def new_table(self) -> dict[str, Any]:
         with self.lock:
@@ -109,9 +111,13 @@ class Site:
         self.servers[n].send_signal(signal.SIGKILL)
         self.servers[n].wait(30)
         time.sleep(2)
-        try:
-            self.servers[n] = self.start(n)
-        except AssertionError:  # its port taken meanwhile: the others play on
+        for _ in range(3):
+            try:
+                self.servers[n] = self.start(n)
+                break
+            except AssertionError:  # its port taken meanwhile, or too slow: again
+                time.sleep(2)
+        else:
             self.faults.append(f"{time.monotonic() - began:6.0f} s: process {n} killed, NOT back")
             return
         self.faults.append(f"{time.monotonic() - began:6.0f} s: process {n} killed, restarted")
@@ -153,6 +159,7 @@ class Site:
         self.postgres.stop()
 
 
+RESTART_WAIT = 90.0  # seconds a restarted process has to answer
 GIVE_UP = 600.0  # seconds past the end a person goes on trying: then the table is stuck
 
 

@@ -44,17 +44,17 @@ def free_port() -> int:
 
 
 def start_server(
-    db: str, port: int, log: Path | None = None, *options: str
+    db: str, port: int, log: Path | None = None, *options: str, wait: float = 30
 ) -> subprocess.Popen[bytes]:
     """``riichi serve`` in its own process (with ``options``); its log goes to ``log``
-    (access log included)."""
+    (access log included); AssertionError unless it answers within ``wait`` seconds."""
     command = [sys.executable, "-m", "riichi.cli", "serve", "--port", str(port), "--db", db]
     command += ["--bot-delay", "0", *options]
     if log is None:
         command.append("--no-access-log")
     out = subprocess.DEVNULL if log is None else log.open("wb")
     process = subprocess.Popen(command, stdout=out, stderr=out)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1)
