@@ -187,7 +187,11 @@ def test_a_game_is_played_through_nginx_over_tls(site: Site) -> None:
     ):
         east, south = Seat(SyncSocket(east_ws)), Seat(SyncSocket(south_ws))
         assert (east.seat, south.seat) == (0, 1)
-        play_turns([east, south], 10_000)  # to its end
+        try:
+            play_turns([east, south], 10_000)  # to its end
+        except (AssertionError, TimeoutError) as stuck:  # with what the processes said
+            tails = "\n".join(log.read_text()[-4000:] for log in site.logs)
+            raise AssertionError(f"{stuck}\nthe processes' logs:\n{tails}") from stuck
         assert east.state["over"]
     record = httpx.get(f"{base}/api/games/{made_table['id']}/record", verify=context)
     assert record.status_code == 200, record.text

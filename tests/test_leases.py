@@ -47,17 +47,28 @@ TABLE = {
 }
 
 
+STILL = 60.0  # seconds a table may stand still while its bots are to move
+
+
 def play_turns(seats: list[Seat], turns: int) -> None:
     """The people at a table act ``turns`` times (or until the end), each time as the
-    table stands: every seat resyncs before anyone acts, so none waits on news."""
+    table stands: every seat resyncs before anyone acts, so none waits on news. A table
+    whose bots stop moving fails the test at once, not at the suite's limit."""
     acted = 0
+    moved, last = time.monotonic(), -1
     while acted < turns and not seats[0].state["over"]:
         for seat in seats:
             seat.send({"type": "sync"})
             synced = seat.read_until("state")
             seat.state, seat.version = synced["state"], synced["version"]
+        if seats[0].version != last:
+            moved, last = time.monotonic(), seats[0].version
         movers = [seat for seat in seats if seat.state["legal"]]
         if not movers:
+            assert time.monotonic() - moved < STILL, (
+                f"the table stood still {STILL:.0f} s at version {last}, no person to act:"
+                f" {seats[0].state}"
+            )
             time.sleep(0.05)  # the bots are moving
             continue
         mover = movers[0]
