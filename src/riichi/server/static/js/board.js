@@ -158,9 +158,10 @@ export function drawTable(state, view, open, spectating = false, root = document
   center.appendChild(el("div", "left", t("center.left", { n: state.live_left })));
   const last = state.last_discard;
   // the latest discard moves from its seat to the river once, when it is new to this
-  // board, not at every drawing of the board after it
+  // board, not at every drawing of the board after it, nor at its first (a page
+  // opened or reloaded mid-hand shows the discards as they lie)
   const lastKey = last ? `${last[0]}:${last[1]}` : null;
-  const arriving = lastKey !== null && LAST_SHOWN.get(board) !== lastKey;
+  const arriving = lastKey !== null && LAST_SHOWN.has(board) && LAST_SHOWN.get(board) !== lastKey;
   LAST_SHOWN.set(board, lastKey);
   const plates = root.querySelector(".plates");
   plates.replaceChildren();
