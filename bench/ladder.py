@@ -8,10 +8,11 @@ of about ±0.014 places; `master`'s rung takes hours on a few cores, ``--rungs``
 picks rungs); the lower rungs a quarter as many. Per bot: average place with its
 95% interval, first and last rates, and the win, deal-in, riichi and call rates of
 its hands. Then the time
-`expert` and `master` take per decision on one core. Not a test.
+`expert`, `learned` and `master` take per decision on one core (``--times`` for
+that alone). Not a test.
 
     python bench/ladder.py [--walls 2000] [--rules online] [--jobs 2] [--rungs master]
-        [--ray [ADDRESS]]
+        [--ray [ADDRESS]] [--times]
 """
 
 from __future__ import annotations
@@ -100,14 +101,15 @@ def main() -> None:
     parser.add_argument(
         "--ray", nargs="?", const="", default=None, help="as Ray tasks (at a cluster's ADDRESS)"
     )
+    parser.add_argument("--times", action="store_true", help="the decision times alone")
     args = parser.parse_args()
     chosen = {x.strip() for x in args.rungs.split(",") if x.strip()}
     for top, low, share in RUNGS:
-        if not chosen or top in chosen:
+        if not args.times and (not chosen or top in chosen):
             walls = max(1, args.walls // share)
             rung(top, low, walls, args.rules, args.seed, args.jobs, args.ray)
     prepare()  # the scoring tables a server builds at start, not in the first decision
-    for bot, matches in (("expert", 8), ("master", 1)):
+    for bot, matches in (("expert", 8), ("learned", 8), ("master", 1)):
         spent = sorted(decision_times(args.rules, args.seed, matches, bot))
         p99 = spent[int(len(spent) * 0.99)]
         print(

@@ -4,9 +4,11 @@ which load with numpy alone and play."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from game_helpers import arranged_wall
@@ -263,3 +265,34 @@ def test_a_position_with_its_suits_traded_is_the_same_position() -> None:
         )
         if suits != (0, 1, 2):
             assert not np.array_equal(state_features(traded), state_features(obs))
+
+
+def test_how_many_options_a_network_weighs_is_kept_with_its_weights(tmp_path: Path) -> None:
+    """Files written before the number was a setting load as four; a wider network's
+    file says its width."""
+    network = Network.fresh(2)
+    assert network.options == 4
+    network.save(tmp_path / "four.npz")
+    with np.load(tmp_path / "four.npz") as data:
+        assert "options" not in data.files
+    assert Network.load(tmp_path / "four.npz").options == 4
+    network.options = 6
+    network.save(tmp_path / "six.npz")
+    assert Network.load(tmp_path / "six.npz").options == 6
+
+
+def test_the_arena_command_measures_the_lead_by_wall_against_a_bot_named() -> None:
+    """Two learned players against two players who only ever discard what they draw,
+    two walls in all six seatings: twelve hanchans, places that add up, and a lead."""
+    done = CliRunner().invoke(
+        main,
+        ["learn", "arena", "--against", "tsumogiri", "--walls", "2", "--seed", "7", "--jobs", "1"],
+    )
+    assert done.exit_code == 0, done.output
+    result = json.loads(done.output.strip().splitlines()[-1])
+    assert result["hanchans"] == 12
+    assert result["learned_place"] + result["tsumogiri_place"] == pytest.approx(5)
+    lead = result["tsumogiri_place"] - result["learned_place"]
+    assert result["lead"] == pytest.approx(lead) and lead > 0.5
+    refused = CliRunner().invoke(main, ["learn", "arena", "--against", "nobody", "--seed", "1"])
+    assert refused.exit_code == 2 and "unknown bot 'nobody'" in refused.output

@@ -8,13 +8,15 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from riichi.bots.expert import ExpertBot
-from riichi.bots.features import weighed
+from riichi.bots.features import OPTION_SIZE, weighed
 from riichi.bots.human import (
     Game,
     agreement,
+    decisions,
     game_positions,
     held_out,
     is_held,
@@ -22,8 +24,10 @@ from riichi.bots.human import (
     phoenix_xml,
     split,
 )
+from riichi.bots.learned import LearnedBot
 from riichi.bots.network import Network
 from riichi.bots.reviewers import same
+from riichi.bots.training import load_data, train
 from riichi.cli import main
 from riichi.formats.replay import load_match
 from test_conformance import CORPUS, needs_corpus
@@ -114,3 +118,29 @@ def test_the_human_command_learns_and_measures_on_other_games(tmp_path: Path) ->
     assert "2 games to learn from, 1 held out" in done.output
     assert (tmp_path / "l" / "human.npz").exists()
     assert '"round": "human"' in (tmp_path / "l" / "rounds.jsonl").read_text()
+
+
+@needs_corpus
+def test_a_wider_option_set_keeps_the_people_s_fifth_and_sixth_choices(tmp_path: Path) -> None:
+    """People often play expert's fifth or sixth option: positions keeping six lose fewer
+    decisions, a network trained on them weighs six, and the learned player then chooses
+    among six of expert's options."""
+    path = split(CORPUS).learn[0]
+    four, dropped_four = game_positions(Game(path, 7, tmp_path / "4" / "shard-0.npz", False))
+    six, dropped_six = game_positions(Game(path, 7, tmp_path / "6" / "shard-0.npz", False, 6))
+    assert six + dropped_six == four + dropped_four  # the same decisions, fewer left out
+    assert dropped_six < dropped_four and six > four
+    data = load_data([tmp_path / "6"])
+    assert data.width == 6 and data.options.shape == (six, 6, OPTION_SIZE)
+    assert (data.taken < data.count).all() and (data.count <= 6).all()
+    assert (data.taken >= 4).any()  # a person's choice a four-wide position leaves out
+    with pytest.raises(ValueError, match="one width"):
+        load_data([tmp_path / "4", tmp_path / "6"])
+    network, _ = train(data, data.taken.astype(np.int64), seed=1, epochs=1, batch=64)
+    assert network.options == 6
+    network.save(tmp_path / "six.npz")
+    assert Network.load(tmp_path / "six.npz").options == 6
+    bot = LearnedBot(0, Network.load(tmp_path / "six.npz"))
+    _, played = load_match(path.read_bytes(), str(path))
+    weighs = [len(bot.choose(replay.observe(seat))[1]) for replay, seat, _ in decisions(played)]
+    assert max(weighs) == 6

@@ -26,7 +26,9 @@ from riichi.bots.expert import Valued
 from riichi.game import ActionType, Observation
 from riichi.tiles import NUM_KINDS, dora_of, is_red
 
-OPTIONS = 4  # expert's best options the network weighs at one decision
+# expert's best options a network weighs at one decision, unless it was trained on more
+# (``Network.options``): self-play rounds weigh four
+OPTIONS = 4
 _TYPES = (
     ActionType.DISCARD,
     ActionType.RIICHI,
@@ -166,12 +168,12 @@ def suit_swap(suits: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
     return state, option
 
 
-def weighed(options: Sequence[Valued]) -> list[Valued]:
-    """The options the network weighs: expert's best ``OPTIONS`` valued ones, or none
+def weighed(options: Sequence[Valued], width: int = OPTIONS) -> list[Valued]:
+    """The options a network weighs: expert's best ``width`` valued ones, or none
     where a rule of expert's decides (a win, an abort, a kan) or one option is all."""
     if not options or options[0].value is None:
         return []
-    kept = [o for o in options if o.value is not None][:OPTIONS]
+    kept = [o for o in options if o.value is not None][:width]
     return kept if len(kept) > 1 else []
 
 

@@ -121,6 +121,7 @@ class Game:
     number: int  # the game's place in the split: positions of one game share its outcome
     out: Path
     swap: bool = True  # each four-player position written once more per way to trade suits
+    width: int = OPTIONS  # how many of expert's best options a position keeps
 
 
 def decisions(match: Match) -> Iterator[tuple[Match, int, Action]]:
@@ -147,14 +148,14 @@ def game_positions(game: Game) -> tuple[int, int]:
     left_out = 0
     for replay, seat, action in decisions(match):
         obs = replay.observe(seat)
-        kept = weighed(judges[seat].evaluate(obs))
+        kept = weighed(judges[seat].evaluate(obs), game.width)
         if not kept:
             continue
         pick = next((i for i, o in enumerate(kept) if same(o.action, action, reds)), None)
         if pick is None:
             left_out += 1
             continue
-        block = np.zeros((OPTIONS, OPTION_SIZE), np.float16)
+        block = np.zeros((game.width, OPTION_SIZE), np.float16)
         block[: len(kept)] = option_features(obs, kept)
         rows["state"].append(state_features(obs).astype(np.float16))
         rows["options"].append(block)
@@ -164,7 +165,7 @@ def game_positions(game: Game) -> tuple[int, int]:
     assert match.standings is not None
     hand_delta = [match.results[hand].deltas[seat] / 1000 for seat, hand in at]
     state = np.array(rows["state"], np.float16).reshape(-1, STATE_SIZE)
-    options = np.array(rows["options"], np.float16).reshape(-1, OPTIONS, OPTION_SIZE)
+    options = np.array(rows["options"], np.float16).reshape(-1, game.width, OPTION_SIZE)
     copies: list[tuple[int, ...]] = [(0, 1, 2)]
     if game.swap and n == 4:
         copies = list(itertools.permutations(range(3)))
@@ -187,7 +188,7 @@ def game_positions(game: Game) -> tuple[int, int]:
             place=np.array([match.standings[s].place for s, _ in at], np.int8),
             points=np.array([match.standings[s].points for s, _ in at], np.float32),
             match=np.full(count, game.number, np.int32),
-            truth=np.full((count, OPTIONS), np.nan, np.float32),
+            truth=np.full((count, game.width), np.nan, np.float32),
         )
     return count // len(copies), left_out
 
@@ -198,10 +199,12 @@ def write_human(
     jobs: int,
     progress: Callable[[int], None],
     swap: bool = True,
+    width: int = OPTIONS,
 ) -> tuple[int, int]:
     """Every game's positions under ``out`` (a shard a game); (decisions kept, left
-    out); with ``swap``, six copies of each four-player one (``features.suit_swap``)."""
-    todo = [Game(p, i, out / f"shard-{i:05d}.npz", swap) for i, p in enumerate(paths)]
+    out); with ``swap``, six copies of each four-player one (``features.suit_swap``);
+    each keeping expert's best ``width`` options."""
+    todo = [Game(p, i, out / f"shard-{i:05d}.npz", swap, width) for i, p in enumerate(paths)]
     written = dropped = 0
     if jobs == 1:
         results = map(game_positions, todo)

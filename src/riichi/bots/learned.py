@@ -4,11 +4,12 @@ to choose as expert does, then on the corpus' games to choose as people did
 
 At each decision ``expert`` lists and values its options; where a rule of expert's
 decides (a win, an abort, a kan) or only one option is valued, that is played.
-Otherwise the network (``riichi.bots.network``) scores expert's best ``OPTIONS``
-options from the seat's observation: a network trained on options played out
-(``riichi.bots.training.played_out``) plays the option its edge head rates highest
-where that beats expert's choice by the network's margin, else expert's choice; a
-network trained on choices (expert's, or people's) plays its policy head's first.
+Otherwise the network (``riichi.bots.network``) scores expert's best options (as
+many as it was trained to weigh, ``Network.options``) from the seat's observation:
+a network trained on options played out (``riichi.bots.training.played_out``) plays
+the option its edge head rates highest where that beats expert's choice by the
+network's margin, else expert's choice; a network trained on choices (expert's, or
+people's) plays its policy head's first.
 The weights ship with the package (``bots/weights/learned.npz``, numpy only);
 ``riichi learn`` trains them again from nothing (README: the learned player).
 Deterministic for a seed: the network adds no randomness to expert's.
@@ -55,7 +56,7 @@ class LearnedBot(Bot):
         """The option played, the options weighed (expert's order) and the network's
         heads for them (None where expert's rule decided)."""
         options = self.expert.evaluate(observation)
-        kept = weighed(options)
+        kept = weighed(options, self.network.options)
         if not kept:
             return options[0], kept, None
         heads = self.heads(observation, kept)

@@ -42,7 +42,7 @@ class LearnedSearchBot(MasterBot):
         """Expert's options, the network's choice among its best first (where a rule of
         expert's decides, as expert has them)."""
         options = super().unsearched(observation)
-        kept = weighed(options)
+        kept = weighed(options, self.network.options)
         if not kept:
             return options
         chosen = kept[pick_among(self.network, observation, kept)]

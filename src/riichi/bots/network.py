@@ -21,14 +21,14 @@ from typing import Any
 
 import numpy as np
 
-from riichi.bots.features import OPTION_SIZE, STATE_SIZE
+from riichi.bots.features import OPTION_SIZE, OPTIONS, STATE_SIZE
 
 INPUT = STATE_SIZE + OPTION_SIZE
 HEADS = 4  # policy score, hand's score change (thousands), final place, edge
 POLICY, HAND, PLACE, EDGE = range(HEADS)
 EDGE_UNIT = 2.0  # the edge head's unit, in thousands of points
 WEIGHTS = Path(__file__).with_name("weights") / "learned.npz"
-_SCALARS = ("margin", "call_bias")  # stored beside the layers
+_SCALARS = ("margin", "call_bias", "options")  # stored beside the layers
 
 
 @dataclass
@@ -48,6 +48,10 @@ class Network:
     # from (a call is the minority choice at most call decisions), and this sets how
     # often it calls without retraining
     call_bias: float = 0.0
+    # how many of expert's best options it weighs (stored with the weights where it is
+    # not ``OPTIONS``, so that files written before it was a setting load unchanged):
+    # people often play expert's fifth or sixth
+    options: int = OPTIONS
 
     @property
     def heads(self) -> int:
@@ -85,6 +89,8 @@ class Network:
                 p["margin"] = np.array(self.margin, np.float32)
             if self.call_bias:
                 p["call_bias"] = np.array(self.call_bias, np.float32)
+            if self.options != OPTIONS:
+                p["options"] = np.array(self.options, np.int32)
             np.savez_compressed(f, **p)
 
     @classmethod
@@ -93,7 +99,8 @@ class Network:
             layers = {k: data[k].astype(np.float32) for k in data.files if k not in _SCALARS}
             margin = float(data["margin"]) if "margin" in data.files else None
             bias = float(data["call_bias"]) if "call_bias" in data.files else 0.0
-        return cls(**layers, margin=margin, call_bias=bias)
+            width = int(data["options"]) if "options" in data.files else OPTIONS
+        return cls(**layers, margin=margin, call_bias=bias, options=width)
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The heads for each row of ``x`` (options by ``INPUT`` numbers), with both

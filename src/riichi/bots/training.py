@@ -38,7 +38,7 @@ from riichi.bots.features import (
     state_features,
     weighed,
 )
-from riichi.bots.learned import LearnedBot
+from riichi.bots.learned import LearnedBot, network_at
 from riichi.bots.network import EDGE, EDGE_UNIT, HAND, HEADS, PLACE, POLICY, Network
 from riichi.game import Action, Match, Observation, observe
 from riichi.rules import Length, find_ruleset
@@ -117,6 +117,8 @@ def play_shard(shard: Shard) -> int:
     rules = find_ruleset(shard.rules)
     if shard.length is not None:
         rules = rules.replace(length=Length(shard.length))
+    # the option slots of a position: as many as the playing network weighs
+    width = OPTIONS if shard.weights is None else network_at(shard.weights).options
     states: list[np.ndarray] = []
     options: list[np.ndarray] = []
     counts: list[int] = []
@@ -146,7 +148,7 @@ def play_shard(shard: Shard) -> int:
                 pick = explore.randrange(len(kept)) if exploring else choice
                 played = kept[pick]
                 states.append(state_features(obs).astype(np.float16))
-                block = np.zeros((OPTIONS, OPTION_SIZE), np.float16)
+                block = np.zeros((width, OPTION_SIZE), np.float16)
                 block[: len(kept)] = option_features(obs, kept)
                 options.append(block)
                 counts.append(len(kept))
@@ -155,7 +157,7 @@ def play_shard(shard: Shard) -> int:
                 explored.append(exploring)
                 kept_at.append((seat, len(match.results), match.scores[seat]))
                 match_of.append(seed)
-                row = np.full(OPTIONS, np.nan, np.float32)
+                row = np.full(width, np.nan, np.float32)
                 if shard.truth and labels.random() < shard.truth:
                     row[: len(kept)] = played_out(match, obs, kept, judges)
                 truth.append(row)
@@ -172,7 +174,7 @@ def play_shard(shard: Shard) -> int:
         np.savez_compressed(
             f,
             state=np.array(states, np.float16).reshape(-1, STATE_SIZE),
-            options=np.array(options, np.float16).reshape(-1, OPTIONS, OPTION_SIZE),
+            options=np.array(options, np.float16).reshape(-1, width, OPTION_SIZE),
             count=np.array(counts, np.int8),
             taken=np.array(taken, np.int8),
             chosen=np.array(chosen, np.int8),
@@ -181,7 +183,7 @@ def play_shard(shard: Shard) -> int:
             place=np.array(place, np.int8),
             points=np.array(points, np.float32),
             match=np.array(match_of, np.int32),
-            truth=np.array(truth, np.float32).reshape(-1, OPTIONS),
+            truth=np.array(truth, np.float32).reshape(-1, width),
         )
     return len(states)
 
@@ -233,7 +235,7 @@ def write_data(todo: Sequence[Shard], jobs: int, progress: Callable[[int], None]
 @dataclass
 class Data:
     state: np.ndarray  # (N, STATE_SIZE)
-    options: np.ndarray  # (N, OPTIONS, OPTION_SIZE)
+    options: np.ndarray  # (N, width, OPTION_SIZE): the option slots of each position
     count: np.ndarray
     taken: np.ndarray  # the option played
     chosen: np.ndarray  # the option the bot chose (played unless it explored)
@@ -242,16 +244,21 @@ class Data:
     place: np.ndarray
     points: np.ndarray
     match: np.ndarray  # the match's seed: positions of one match share their outcome
-    # (N, OPTIONS): each option played out on the true walls (``played_out``); NaN where
+    # (N, width): each option played out on the true walls (``played_out``); NaN where
     # it was not (shards written without ``truth`` have none)
     truth: np.ndarray
 
     def __len__(self) -> int:
         return len(self.count)
 
+    @property
+    def width(self) -> int:
+        """The option slots of a position (how many of expert's options were kept)."""
+        return int(self.options.shape[1])
+
 
 def load_data(folders: Sequence[Path]) -> Data:
-    """Every shard under ``folders``, in file-name order."""
+    """Every shard under ``folders``, in file-name order (all of one width)."""
     files = sorted(f for folder in folders for f in folder.glob("shard-*.npz"))
     if not files:
         raise ValueError(f"no shard-*.npz under {', '.join(map(str, folders))}")
@@ -260,10 +267,13 @@ def load_data(folders: Sequence[Path]) -> Data:
         with np.load(f) as data:
             for key in Data.__dataclass_fields__:
                 if key == "truth" and key not in data.files:
-                    none = np.full((len(data["count"]), OPTIONS), np.nan, np.float32)
+                    none = np.full(data["options"].shape[:2], np.nan, np.float32)
                     parts.setdefault(key, []).append(none)
                     continue
                 parts.setdefault(key, []).append(data[key])
+    widths = {part.shape[1] for part in parts["options"]}
+    if len(widths) > 1:
+        raise ValueError(f"shards of {sorted(widths)} option slots under {folders}: one width")
     return Data(**{k: np.concatenate(v) for k, v in parts.items()})
 
 
@@ -304,7 +314,7 @@ def margin_gains(
     if not len(rows) or network.heads <= EDGE:
         return []
     edge = EDGE_UNIT * heads_of(network, data, rows)[:, :, EDGE]
-    edge = np.where(np.arange(OPTIONS)[None, :] < data.count[rows][:, None], edge, -np.inf)
+    edge = np.where(np.arange(data.width)[None, :] < data.count[rows][:, None], edge, -np.inf)
     best = edge.argmax(axis=1)
     at = np.arange(len(rows))
     lead = edge[at, best] - edge[:, 0]
@@ -328,13 +338,13 @@ def best_margin(gains: Sequence[MarginGain]) -> float:
 
 def heads_of(network: Network, data: Data, rows: slice | np.ndarray) -> np.ndarray:
     """The network's heads for the positions ``rows``, by position and option."""
-    return network.forward(inputs_of(data, rows))[0].reshape(-1, OPTIONS, network.heads)
+    return network.forward(inputs_of(data, rows))[0].reshape(-1, data.width, network.heads)
 
 
 def _worth(network: Network, data: Data, rows: slice) -> np.ndarray:
     heads = heads_of(network, data, rows)
     worth = HAND_UNIT * heads[:, :, HAND] - PLACE_POINTS * heads[:, :, PLACE]
-    mask = np.arange(OPTIONS)[None, :] < data.count[rows][:, None]
+    mask = np.arange(data.width)[None, :] < data.count[rows][:, None]
     return np.where(mask, worth, -np.inf)
 
 
@@ -345,9 +355,9 @@ def inputs_of(data: Data, rows: slice | np.ndarray) -> np.ndarray:
     options = data.options[rows].astype(np.float32)
     n = len(state)
     joined = np.concatenate(
-        [np.broadcast_to(state[:, None, :], (n, OPTIONS, STATE_SIZE)), options], axis=2
+        [np.broadcast_to(state[:, None, :], (n, data.width, STATE_SIZE)), options], axis=2
     )
-    return joined.reshape(n * OPTIONS, -1)
+    return joined.reshape(n * data.width, -1)
 
 
 @dataclass
@@ -390,12 +400,13 @@ def train(
     hundred people's games the value heads learn the games' outcomes by heart (their
     held-out losses rise from the first epoch) and would shape the hidden layers to."""
     net = start or Network.fresh(seed, heads=heads)
+    net.options = data.width  # it weighs as many options as it learned from
     params = net.params()
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
     shuffle = np.random.default_rng(seed)
     steps = 0
     log: list[Step] = []
-    mask_all = np.arange(OPTIONS)[None, :] < data.count[:, None]
+    mask_all = np.arange(data.width)[None, :] < data.count[:, None]
     held = data.match % HOLD_OUT == 0
     if held.all() or not held.any():  # too few matches to hold any out
         held = np.zeros(len(data), dtype=bool)
@@ -464,7 +475,7 @@ def _gradients(
     n = len(idx)
     x = inputs_of(data, idx)
     out, h1, h2 = net.forward(x)
-    out = out.reshape(n, OPTIONS, net.heads)
+    out = out.reshape(n, data.width, net.heads)
     # policy: softmax over the decision's options
     logits = np.where(mask, out[:, :, POLICY], -1e9)
     logits -= logits.max(axis=1, keepdims=True)
@@ -509,7 +520,7 @@ def _gradients(
     if values:
         d_out[rows, played, HAND] = 2 * hand_err / n
         d_out[rows, played, PLACE] = 2 * place_err / n
-    d = d_out.reshape(n * OPTIONS, net.heads)
+    d = d_out.reshape(n * data.width, net.heads)
     grads = {"w3": h2.T @ d, "b3": d.sum(axis=0)}
     d2 = (d @ net.w3.T) * (h2 > 0)
     grads |= {"w2": h1.T @ d2, "b2": d2.sum(axis=0)}

@@ -25,7 +25,9 @@ import click
 import numpy as np
 from tqdm import tqdm
 
+from riichi.bots import make_bot
 from riichi.bots.arena import run, tasks
+from riichi.bots.features import OPTIONS
 from riichi.bots.human import agreement, split, write_human
 from riichi.bots.network import HEADS, WEIGHTS, Network
 from riichi.bots.training import (
@@ -225,20 +227,22 @@ def train_command(
         click.echo(json.dumps(step))
 
 
-def arena_against_expert(weights: Path, walls: int, seed: int, jobs: int) -> dict[str, float]:
-    """Two learned players against two experts on ``walls`` walls in all six seatings:
-    each bot's average place, and the learned player's lead by wall with its 95%
-    interval."""
+def arena_against(
+    weights: Path, walls: int, seed: int, jobs: int, against: str = "expert"
+) -> dict[str, float]:
+    """Two learned players against two of ``against`` on ``walls`` walls in all six
+    seatings: each bot's average place, and the learned player's lead by wall with its
+    95% interval."""
     spec = f"learned:{weights.resolve()}"
-    work = tasks([spec, "expert", spec, "expert"], walls, "online", seed, duplicate=True)
+    work = tasks([spec, against, spec, against], walls, "online", seed, duplicate=True)
     by_wall: dict[int, list[float]] = {}
     places: dict[str, list[int]] = {}
     with tqdm(total=len(work), unit="hanchan", desc="arena", disable=None) as bar:
         for task, (seats, _) in zip(work, run(work, jobs, bar.update), strict=True):
             for seat in seats:
-                mine = "learned" if seat.bot == spec else "expert"
+                mine = "learned" if seat.bot == spec else against
                 places.setdefault(mine, []).append(seat.place)
-                sign = 1 if mine == "expert" else -1
+                sign = 1 if mine == against else -1
                 by_wall.setdefault(task.seed, []).append(sign * seat.place / 2)
     leads = [sum(v) / (len(v) / 4) for v in by_wall.values()]
     lead = statistics.fmean(leads)
@@ -246,7 +250,7 @@ def arena_against_expert(weights: Path, walls: int, seed: int, jobs: int) -> dic
     return {
         "hanchans": len(work),
         "learned_place": statistics.fmean(places["learned"]),
-        "expert_place": statistics.fmean(places["expert"]),
+        f"{against}_place": statistics.fmean(places[against]),
         "lead": lead,
         "lead_95": half,
     }
@@ -356,7 +360,7 @@ def round_command(
     training = time.perf_counter() - begun
     weights = folder / f"round-{number}.npz"
     network.save(weights)
-    arena = arena_against_expert(weights, walls, ARENA_SEEDS, cores)
+    arena = arena_against(weights, walls, ARENA_SEEDS, cores)
     entry = {
         "round": number,
         "data": [str(f) for f in folders],
@@ -403,6 +407,14 @@ def round_command(
     show_default=True,
     help="Learn each four-player position with its suits traded six ways.",
 )
+@click.option(
+    "--options",
+    "width",
+    type=click.IntRange(2, 16),
+    default=OPTIONS,
+    show_default=True,
+    help="How many of expert's best options a position keeps and the network weighs.",
+)
 @click.option("--reuse", is_flag=True, help="Train on the positions DIR already holds.")
 @click.option("--ship", is_flag=True, help="Copy the weights into the package.")
 def human_command(
@@ -416,6 +428,7 @@ def human_command(
     seed: int,
     jobs: int | None,
     swap: bool,
+    width: int,
     reuse: bool,
     ship: bool,
 ) -> None:
@@ -432,7 +445,7 @@ def human_command(
         if data_dir.exists():
             shutil.rmtree(data_dir)
         with tqdm(total=len(games.learn), unit="game", desc="positions", disable=None) as bar:
-            positions, left_out = write_human(games.learn, data_dir, cores, bar.update, swap)
+            positions, left_out = write_human(games.learn, data_dir, cores, bar.update, swap, width)
         click.echo(f"{positions} positions; {left_out} decisions played none of expert's best")
     gathered = time.perf_counter() - started
     data = load_data([data_dir])
@@ -461,7 +474,7 @@ def human_command(
         f" expert {agreed.expert / max(1, agreed.decisions):.1%},"
         f" learned {agreed.learned / max(1, agreed.decisions):.1%}"
     )
-    arena = arena_against_expert(weights, walls, ARENA_SEEDS, cores) if walls else {}
+    arena = arena_against(weights, walls, ARENA_SEEDS, cores) if walls else {}
     entry = {
         "round": "human",
         "data": [str(data_dir)],
@@ -471,6 +484,7 @@ def human_command(
         "positions": positions,
         "rows": len(data),
         "swap": swap,
+        "options": data.width,
         "policy_only": True,
         "rate": rate,
         "decay": decay,
@@ -482,3 +496,23 @@ def human_command(
         **arena,
     }
     _logged(folder, entry, weights if ship else None)
+
+
+@learn_command.command("arena")
+@click.argument(
+    "weights", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=WEIGHTS
+)
+@click.option("--against", default="expert", show_default=True, help="The other two seats' bot.")
+@click.option("--walls", type=click.IntRange(2), default=334, show_default=True)
+@click.option("--seed", type=int, required=True, help="The first wall's seed: walls no step used.")
+@click.option("--jobs", type=click.IntRange(1), default=None)
+def arena_command(weights: Path, against: str, walls: int, seed: int, jobs: int | None) -> None:
+    """Two learned players (WEIGHTS, the shipped ones by default) against two of
+    AGAINST in duplicate, every wall in all six seatings: the average places and the
+    learned player's lead by wall with its 95% interval, as one line of JSON."""
+    try:
+        make_bot(against, "check")
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--against") from e
+    result = arena_against(weights, walls, seed, _jobs(jobs), against)
+    click.echo(json.dumps({"weights": str(weights), "against": against, "seed": seed, **result}))
