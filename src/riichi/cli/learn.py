@@ -25,7 +25,6 @@ import click
 import numpy as np
 from tqdm import tqdm
 
-from riichi.bots import make_bot
 from riichi.bots.arena import run, tasks
 from riichi.bots.features import OPTIONS
 from riichi.bots.human import agreement, split, write_human
@@ -41,6 +40,7 @@ from riichi.bots.training import (
     value_targets,
     write_data,
 )
+from riichi.cli.options import bot_names
 
 # Seeds: data rounds draw matches from DATA_SEEDS + round * ROUND_SPAN, the arena's
 # walls from ARENA_SEEDS on, which no round's data reaches.
@@ -510,9 +510,6 @@ def arena_command(weights: Path, against: str, walls: int, seed: int, jobs: int 
     """Two learned players (WEIGHTS, the shipped ones by default) against two of
     AGAINST in duplicate, every wall in all six seatings: the average places and the
     learned player's lead by wall with its 95% interval, as one line of JSON."""
-    try:
-        make_bot(against, "check")
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--against") from e
+    (against,) = bot_names(against, 1, ("expert",), "--against")
     result = arena_against(weights, walls, seed, _jobs(jobs), against)
     click.echo(json.dumps({"weights": str(weights), "against": against, "seed": seed, **result}))

@@ -38,8 +38,10 @@ def rules_with_length(name: str, length: str | None) -> RuleSet:
     return rules
 
 
-def bot_names(given: str | None, count: int, default: tuple[str, ...]) -> list[str]:
-    """``count`` bots from ``--bots`` (built-in names, or ``mjai:COMMAND`` for an
+def bot_names(
+    given: str | None, count: int, default: tuple[str, ...], option: str = "--bots"
+) -> list[str]:
+    """``count`` bots from ``option`` (built-in names, or ``mjai:COMMAND`` for an
     outside bot), or the first ``count`` defaults."""
     if given is None:
         names = list(default[:count])
@@ -52,14 +54,14 @@ def bot_names(given: str | None, count: int, default: tuple[str, ...]) -> list[s
             try:
                 outside_command(n)
             except ValueError as exc:
-                raise OptionError("--bots", str(exc)) from None
+                raise OptionError(option, str(exc)) from None
     unknown = [
         n for n in names if n not in BOTS and not is_outside(n) and not n.startswith(LEARNED_PREFIX)
     ]
     if unknown:
-        raise OptionError("--bots", f"unknown bot {unknown[0]!r}; known: {', '.join(sorted(BOTS))}")
+        raise OptionError(option, f"unknown bot {unknown[0]!r}; known: {', '.join(sorted(BOTS))}")
     if len(names) != count:
-        raise OptionError("--bots", f"the rules seat {count} bots here, got {len(names)}")
+        raise OptionError(option, f"the rules seat {count} bots here, got {len(names)}")
     return names
 
 
