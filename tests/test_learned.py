@@ -14,9 +14,17 @@ from click.testing import CliRunner
 from game_helpers import arranged_wall
 from riichi.bots import make_bot
 from riichi.bots.expert import ExpertBot
-from riichi.bots.features import OPTION_SIZE, STATE_SIZE, option_features, state_features, weighed
+from riichi.bots.features import (
+    FIRST_STATE_SIZE,
+    OPTION_SIZE,
+    SHAPE_SIZE,
+    STATE_SIZE,
+    option_features,
+    state_features,
+    weighed,
+)
 from riichi.bots.learned import LearnedBot
-from riichi.bots.network import WEIGHTS, Network
+from riichi.bots.network import INPUT, WEIGHTS, Network, NetworkError
 from riichi.bots.play import play_match
 from riichi.bots.training import (
     Shard,
@@ -73,7 +81,84 @@ def test_options_tell_the_red_five_and_expert_s_valuation() -> None:
     assert rows.shape == (len(options), OPTION_SIZE)
     reds = [o for o, row in zip(options, rows, strict=True) if row[7 + 34 + 1] == 1.0]
     assert reds and all(o.action.tile == parse_tiles("0p")[0] for o in reds)
-    assert rows[0, -1] == 1.0 and not rows[1:, -1].any()  # expert's first
+    first = OPTION_SIZE - SHAPE_SIZE - 1
+    assert rows[0, first] == 1.0 and not rows[1:, first].any()  # expert's first
+
+
+def test_an_option_tells_where_its_tile_sits_in_the_hand() -> None:
+    """Copies held, neighbours in the suit, an honour and whether it is a yakuhai,
+    copies unseen, and suji: with 1p and 7p in the right seat's river, 4p is suji
+    against that seat."""
+    import dataclasses
+
+    from riichi.bots.expert import Valued
+
+    m = start(["113m46p789s11377z", "", "", ""], ["6z"])
+    obs = observe(m, 0)
+    river = tuple((t, False, False, False) for t in parse_tiles("17p"))
+    obs = dataclasses.replace(obs, discards=(obs.discards[0], river, *obs.discards[2:]))
+
+    def shape(name: str) -> list[float]:
+        kind = parse_tiles(name)[0] >> 2
+        action = next(a for a in obs.legal if a.tile is not None and a.tile >> 2 == kind)
+        rows = option_features(obs, [Valued(action, 0.0)])
+        return [float(x) for x in rows[0, -SHAPE_SIZE:]]
+
+    # copies held (1 to 4), neighbours -2 -1 +1 +2, honour, terminal, yakuhai, unseen,
+    # suji against right, across, left; then what the hand is after letting it go:
+    # shanten above the best (in halves of 2), tenpai, tiles accepted (of 34), and
+    # against the most of the best shanten. Letting 3z or 6z go leaves two-shanten
+    # accepting 1m 2m 5p 1z 7z (14 tiles unseen), 1m leaves 12 and 4p three-shanten.
+    assert shape("1m") == pytest.approx(
+        [0, 1, 0, 0, 0, 0, 0, 0.25, 0, 1, 0, 0.5, 0, 0, 0, 0, 0, 12 / 34, 12 / 14]
+    )
+    assert shape("4p") == [1, 0, 0, 0, 0, 0, 0, 0.25, 0, 0, 0, 0.75, 1, 0, 0, 0.5, 0, 1, 0]
+    assert shape("6p")[:15] == [1, 0, 0, 0, 0.25, 0, 0, 0, 0, 0, 0, 0.75, 0, 0, 0]
+    assert shape("1z")[8:11] == [1, 0, 1]  # East: the seat's and the round's wind
+    assert shape("3z")[8:11] == [1, 0, 0]  # West: no yakuhai for East's seat
+    assert shape("3z")[15:] == pytest.approx([0, 0, 14 / 34, 1])
+    assert shape("7z")[:4] == [0, 1, 0, 0] and shape("6z")[8:11] == [1, 0, 1]
+
+
+def test_the_state_tells_every_seat_s_calls_by_kind() -> None:
+    import dataclasses
+
+    m = start(["113m46p789s11377z", "", "", ""], ["6z"])
+    obs = observe(m, 0)
+    mine, right = parse_tiles("123s"), parse_tiles("555z")
+    obs = dataclasses.replace(obs, meld_tiles=((tuple(mine),), (tuple(right),), (), ()))
+    state = state_features(obs)
+    calls = state[FIRST_STATE_SIZE + 1 :].reshape(4, 34)
+    assert state[FIRST_STATE_SIZE] == 0.25  # one call of the seat's own
+    assert list(calls[0, 18:21]) == [0.25, 0.25, 0.25] and calls[0].sum() == 0.75
+    assert calls[1, 31] == 0.75 and calls[1].sum() == 0.75  # right: a pon of white dragons
+    assert not calls[2:].any()
+
+
+def test_weights_trained_before_numbers_were_added_read_them_as_nothing(tmp_path: Path) -> None:
+    """A file from before the calls' kinds (state) and the tile's shape (option) loads
+    with zero rows for them, where they sit: it plays exactly as it did. A file newer
+    than the features is refused."""
+    network = Network.fresh(3)
+    w1 = network.w1
+    old = np.concatenate([w1[:FIRST_STATE_SIZE], w1[STATE_SIZE : INPUT - SHAPE_SIZE]])
+    layers = {**network.params(), "w1": old}
+    np.savez_compressed(tmp_path / "old.npz", **layers)  # no layout: as every older file
+    loaded = Network.load(tmp_path / "old.npz")
+    assert loaded.w1.shape == w1.shape
+    kept = np.r_[0:FIRST_STATE_SIZE, STATE_SIZE : INPUT - SHAPE_SIZE]
+    assert np.array_equal(loaded.w1[kept], w1[kept])
+    added = np.r_[FIRST_STATE_SIZE:STATE_SIZE, INPUT - SHAPE_SIZE : INPUT]
+    assert not loaded.w1[added].any()
+    network.save(tmp_path / "now.npz")
+    assert np.array_equal(Network.load(tmp_path / "now.npz").w1, w1)
+    np.savez_compressed(
+        tmp_path / "newer.npz",
+        **{**network.params(), "w1": np.concatenate([w1, w1[:1]])},
+        layout=np.array([STATE_SIZE, OPTION_SIZE + 1]),
+    )
+    with pytest.raises(NetworkError, match="newer"):
+        Network.load(tmp_path / "newer.npz")
 
 
 def test_self_play_data_and_training_are_the_same_for_the_same_seeds(tmp_path: Path) -> None:

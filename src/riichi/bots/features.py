@@ -6,12 +6,17 @@ place after it: right, across, left): its hand by kind as counts 1 to 4 and its 
 fives; the tiles it has not seen; the dora; for each other seat its score against
 this seat's, dealer or not, riichi, calls, river length and every kind in its river
 (the tiles it can never ron); the seat's wind, the round, honba, sticks, the live
-wall left and its place. An option is one of the choices ``expert`` weighs (a
-discard, a riichi, a call or the pass): its kind of action, the tile it lets go or
-takes, whether that is a dora or a red five, whether each other seat has it in its
-river, and expert's own valuation of it against its best (the value, the deal-in
-risk, the chance to win and what the win is worth). The network learns what expert's
-numbers leave out.
+wall left and its place; then every seat's calls by kind (last, so that a network
+trained before them reads them as zeros: ``FIRST_STATE_SIZE``). An option is one of
+the choices ``expert`` weighs (a discard, a riichi, a call or the pass): its kind of
+action, the tile it lets go or takes, whether that is a dora or a red five, whether
+each other seat has it in its river, and expert's own valuation of it against its
+best (the value, the deal-in risk, the chance to win and what the win is worth); then
+the tile's place in the hand (``SHAPE_SIZE`` numbers, last, for the same reason: its
+copies held, its neighbours in its suit, honour, terminal or a yakuhai, the copies
+unseen, whether it is suji against each other seat's river, and the hand's shanten
+and tiles accepted once it is let go). A small network can hardly multiply the tile
+by the hand to see these itself. The network learns what expert's numbers leave out.
 
 Only the observation is read: nothing here can see another seat's concealed tiles.
 """
@@ -24,6 +29,7 @@ import numpy as np
 
 from riichi.bots.expert import Valued
 from riichi.game import ActionType, Observation
+from riichi.hand.waits import ukeire
 from riichi.tiles import NUM_KINDS, dora_of, is_red
 
 # expert's best options a network weighs at one decision, unless it was trained on more
@@ -38,8 +44,17 @@ _TYPES = (
     ActionType.KAN,
 )
 _OTHER_SEAT = 1 + 1 + 1 + 1 + 1 + NUM_KINDS  # score, dealer, riichi, calls, river, kinds
-STATE_SIZE = NUM_KINDS * 4 + 3 + NUM_KINDS * 2 + 3 * _OTHER_SEAT + 4 + 2 + 3 + 4 + 1
-OPTION_SIZE = len(_TYPES) + 1 + NUM_KINDS + 2 + 3 + 5 + 1
+# the state as every network before the melds' kinds read it (``Network.load``)
+FIRST_STATE_SIZE = NUM_KINDS * 4 + 3 + NUM_KINDS * 2 + 3 * _OTHER_SEAT + 4 + 2 + 3 + 4 + 1
+# then the seat's own calls (how many, their kinds) and each other seat's calls' kinds
+MELDS_SIZE = 1 + NUM_KINDS + 3 * NUM_KINDS
+STATE_SIZE = FIRST_STATE_SIZE + MELDS_SIZE
+# the tile's place in the hand: copies held (4), neighbours (4), honour, terminal,
+# yakuhai, copies unseen, suji against each other seat (3); and the hand after letting
+# it go: shanten above the best discard's, tenpai, tiles accepted, and those against
+# the most any discard of the best shanten accepts
+SHAPE_SIZE = 4 + 4 + 3 + 1 + 3 + 4
+OPTION_SIZE = len(_TYPES) + 1 + NUM_KINDS + 2 + 3 + 5 + 1 + SHAPE_SIZE
 RED_KINDS = (4, 13, 22)  # 5m, 5p, 5s
 
 
@@ -58,17 +73,7 @@ def state_features(obs: Observation) -> np.ndarray:
     for i, kind in enumerate(RED_KINDS):
         out[at + i] = float(any(t >> 2 == kind and is_red(t, reds) for t in obs.hand))
     at += 3
-    seen = list(counts)
-    for river in obs.discards:
-        for tile, _, _, called in river:
-            if not called:
-                seen[tile >> 2] += 1
-    for melds in obs.meld_tiles:
-        for meld in melds:
-            for t in meld:
-                seen[t >> 2] += 1
-    for t in obs.dora_indicators:
-        seen[t >> 2] += 1
+    seen = _seen(obs, counts)
     for kind in range(NUM_KINDS):
         out[at + kind] = max(0, 4 - seen[kind]) / 4
     at += NUM_KINDS
@@ -100,7 +105,33 @@ def state_features(obs: Observation) -> np.ndarray:
     out[at + place] = 1.0
     at += 4
     out[at] = mine / 25000 - 1
+    at += 1
+    out[at] = len(obs.meld_tiles[seat]) / 4
+    at += 1
+    for step in range(4):
+        if step < n:
+            for meld in obs.meld_tiles[(seat + step) % n]:
+                for t in meld:
+                    out[at + (t >> 2)] += 0.25
+        at += NUM_KINDS
     return out
+
+
+def _seen(obs: Observation, mine: Sequence[int]) -> list[int]:
+    """Copies of each kind the seat can see: its hand's (``mine``), every river's
+    (a called tile is counted in its meld), the melds' and the dora indicators'."""
+    seen = list(mine)
+    for river in obs.discards:
+        for tile, _, _, called in river:
+            if not called:
+                seen[tile >> 2] += 1
+    for melds in obs.meld_tiles:
+        for meld in melds:
+            for t in meld:
+                seen[t >> 2] += 1
+    for t in obs.dora_indicators:
+        seen[t >> 2] += 1
+    return seen
 
 
 def option_features(obs: Observation, options: Sequence[Valued]) -> np.ndarray:
@@ -111,6 +142,7 @@ def option_features(obs: Observation, options: Sequence[Valued]) -> np.ndarray:
     n = len(obs.scores)
     dora = {dora_of(t >> 2, n == 3) for t in obs.dora_indicators}
     rivers = [{tile >> 2 for tile, _, _, _ in obs.discards[(obs.seat + s) % n]} for s in (1, 2, 3)]
+    shape = _shape(obs)
     for row, option in enumerate(options):
         action = option.action
         kind = action.type
@@ -134,6 +166,50 @@ def option_features(obs: Observation, options: Sequence[Valued]) -> np.ndarray:
         out[row, at + 3] = option.points / 10000
         out[row, at + 4] = value / 10000
         out[row, at + 5] = float(row == 0)
+        if tile is not None:
+            out[row, at + 6 :] = shape[tile >> 2]
+    return out
+
+
+def _shape(obs: Observation) -> np.ndarray:
+    """``SHAPE_SIZE`` numbers for each tile kind: its place in the seat's hand and
+    against the others' rivers."""
+    assert obs.seat is not None and obs.hand is not None
+    n, seat = len(obs.scores), obs.seat
+    mine = [0] * NUM_KINDS
+    for t in obs.hand:
+        mine[t >> 2] += 1
+    seen = _seen(obs, mine)
+    rivers = [{tile >> 2 for tile, _, _, _ in obs.discards[(seat + s) % n]} for s in range(1, n)]
+    valued = {31, 32, 33, 27 + (seat - obs.dealer) % n, 27 + obs.round_wind}
+    out = np.zeros((NUM_KINDS, SHAPE_SIZE), np.float32)
+    for kind in range(NUM_KINDS):
+        row = out[kind]
+        if mine[kind]:
+            row[min(mine[kind], 4) - 1] = 1.0
+        rank = kind % 9
+        if kind < 27:
+            for i, step in enumerate((-2, -1, 1, 2)):
+                if 0 <= rank + step < 9:
+                    row[4 + i] = mine[kind + step] / 4
+            row[9] = float(rank in (0, 8))
+            for s, river in enumerate(rivers):
+                sides = [kind + d for d in (-3, 3) if 0 <= rank + d < 9]
+                row[12 + s] = float(all(k in river for k in sides))
+        else:
+            row[8] = 1.0
+            row[10] = float(kind in valued)
+        row[11] = max(0, 4 - seen[kind]) / 4
+    if len(obs.hand) % 3 == 2:  # a discard's turn: what each discard leaves
+        elsewhere = [s - m for s, m in zip(seen, mine, strict=True)]
+        table = ukeire(mine, elsewhere, len(obs.meld_tiles[seat])).discards
+        best = table[0]
+        for d in table:
+            row = out[d.discard]
+            row[15] = min(2, d.shanten - best.shanten) / 2
+            row[16] = float(d.shanten == 0)
+            row[17] = min(34, d.tiles) / 34
+            row[18] = d.tiles / max(1, best.tiles) if d.shanten == best.shanten else 0.0
     return out
 
 
@@ -162,6 +238,10 @@ def suit_swap(suits: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
     for _ in range(3):  # each other seat's river
         state[at + 5 + np.array(kinds)] = at + 5 + np.arange(NUM_KINDS)
         at += _OTHER_SEAT
+    at = FIRST_STATE_SIZE + 1
+    for _ in range(4):  # each seat's calls
+        state[at + np.array(kinds)] = at + np.arange(NUM_KINDS)
+        at += NUM_KINDS
     option = np.arange(OPTION_SIZE)
     at = len(_TYPES) + 1
     option[at + np.array(kinds)] = at + np.arange(NUM_KINDS)
@@ -178,8 +258,10 @@ def weighed(options: Sequence[Valued], width: int = OPTIONS) -> list[Valued]:
 
 
 __all__ = [
+    "FIRST_STATE_SIZE",
     "OPTIONS",
     "OPTION_SIZE",
+    "SHAPE_SIZE",
     "STATE_SIZE",
     "option_features",
     "state_features",

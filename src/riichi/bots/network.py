@@ -21,14 +21,19 @@ from typing import Any
 
 import numpy as np
 
-from riichi.bots.features import OPTION_SIZE, OPTIONS, STATE_SIZE
+from riichi.bots.features import FIRST_STATE_SIZE, OPTION_SIZE, OPTIONS, STATE_SIZE
+from riichi.errors import RiichiError
 
 INPUT = STATE_SIZE + OPTION_SIZE
 HEADS = 4  # policy score, hand's score change (thousands), final place, edge
 POLICY, HAND, PLACE, EDGE = range(HEADS)
 EDGE_UNIT = 2.0  # the edge head's unit, in thousands of points
 WEIGHTS = Path(__file__).with_name("weights") / "learned.npz"
-_SCALARS = ("margin", "call_bias", "options")  # stored beside the layers
+_SCALARS = ("margin", "call_bias", "options", "layout")  # stored beside the layers
+
+
+class NetworkError(RiichiError):
+    """A weights file this player cannot read."""
 
 
 @dataclass
@@ -84,13 +89,16 @@ class Network:
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         p: dict[str, Any] = {k: v.astype(np.float32) for k, v in self.params().items()}
+        if self.margin is not None:
+            p["margin"] = np.array(self.margin, np.float32)
+        if self.call_bias:
+            p["call_bias"] = np.array(self.call_bias, np.float32)
+        if self.options != OPTIONS:
+            p["options"] = np.array(self.options, np.int32)
+        # how the first layer's rows split between the state and an option, so that a
+        # network outlives numbers added at the end of either
+        p["layout"] = np.array([STATE_SIZE, OPTION_SIZE], np.int32)
         with path.open("wb") as f:
-            if self.margin is not None:
-                p["margin"] = np.array(self.margin, np.float32)
-            if self.call_bias:
-                p["call_bias"] = np.array(self.call_bias, np.float32)
-            if self.options != OPTIONS:
-                p["options"] = np.array(self.options, np.int32)
             np.savez_compressed(f, **p)
 
     @classmethod
@@ -100,6 +108,10 @@ class Network:
             margin = float(data["margin"]) if "margin" in data.files else None
             bias = float(data["call_bias"]) if "call_bias" in data.files else 0.0
             width = int(data["options"]) if "options" in data.files else OPTIONS
+            # files without a layout predate the melds' kinds in the state
+            state = int(data["layout"][0]) if "layout" in data.files else FIRST_STATE_SIZE
+        layout = (state, len(layers["w1"]) - state)
+        layers["w1"] = _widened(layers["w1"], layout)
         return cls(**layers, margin=margin, call_bias=bias, options=width)
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -108,6 +120,29 @@ class Network:
         h1 = np.maximum(x @ self.w1 + self.b1, 0.0)
         h2 = np.maximum(h1 @ self.w2 + self.b2, 0.0)
         return h2 @ self.w3 + self.b3, h1, h2
+
+
+def _widened(w1: np.ndarray, layout: tuple[int, int]) -> np.ndarray:
+    """``w1`` of a network whose state and option were ``layout`` numbers long, with
+    zero rows for the numbers added since at the end of each: they weigh nothing, so
+    the network plays as it did."""
+    state, option = layout
+    if (state, option) == (STATE_SIZE, OPTION_SIZE):
+        return w1
+    if state > STATE_SIZE or option > OPTION_SIZE:
+        raise NetworkError(
+            f"a network reading {state} state and {option} option numbers is newer than"
+            f" this player's features ({STATE_SIZE} and {OPTION_SIZE})"
+        )
+    zeros = np.zeros
+    return np.concatenate(
+        [
+            w1[:state],
+            zeros((STATE_SIZE - state, w1.shape[1]), np.float32),
+            w1[state:],
+            zeros((OPTION_SIZE - option, w1.shape[1]), np.float32),
+        ]
+    )
 
 
 def inputs(state: np.ndarray, options: np.ndarray) -> np.ndarray:
@@ -125,5 +160,6 @@ __all__ = [
     "POLICY",
     "WEIGHTS",
     "Network",
+    "NetworkError",
     "inputs",
 ]
