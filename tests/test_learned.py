@@ -381,3 +381,28 @@ def test_the_arena_command_measures_the_lead_by_wall_against_a_bot_named() -> No
     assert result["lead"] == pytest.approx(lead) and lead > 0.5
     refused = CliRunner().invoke(main, ["learn", "arena", "--against", "nobody", "--seed", "1"])
     assert refused.exit_code == 2 and "unknown bot 'nobody'" in refused.output
+
+
+def test_three_players_count_no_2m_to_8m_as_acceptance() -> None:
+    """A three-player wall holds no 2m to 8m: the tiles an option accepts never
+    count them, and they are not among the tiles the seat has not seen."""
+    from riichi.bots.efficiency import visible_counts
+    from riichi.bots.expert import Valued
+    from riichi.hand import ukeire
+    from riichi.tiles import counts_of
+    from test_game_kita import start as start_three
+
+    m = start_three(["1m456p789s123s557z", "", ""], ["6z"])
+    obs = observe(m, 0)
+    assert visible_counts(obs)[1:8] == [4] * 7
+    assert not state_features(obs)[34 * 4 + 3 + 1 : 34 * 4 + 3 + 8].any()
+    six_z = next(a for a in obs.legal if a.tile is not None and a.tile >> 2 == 32)
+    accepted = option_features(obs, [Valued(six_z, 0.0)])[0, -2] * 34
+    assert obs.hand is not None
+    counts = counts_of(obs.hand)
+    table = {d.discard: d for d in ukeire(counts, visible_counts(obs), 0).discards}
+    four_players = {d.discard: d for d in ukeire(counts, [0] * 34, 0).discards}
+    # letting 6z go leaves 1m waiting for a pair (or, where they exist, 2m or 3m)
+    assert {1, 2} <= set(four_players[32].kinds)
+    assert accepted == pytest.approx(table[32].tiles) == 8  # 1m, 5z, 7z: 3 + 2 + 3
+    assert four_players[32].tiles == 16

@@ -8,15 +8,20 @@ import hashlib
 from riichi.bots.agent import Bot, winning
 from riichi.game import Action, ActionType, Observation
 from riichi.hand import shanten, ukeire
-from riichi.tiles import DRAGONS, EAST, NUM_KINDS, counts_of, is_red, is_yaochu
+from riichi.tiles import DRAGONS, EAST, M2, M8, NUM_KINDS, counts_of, is_red, is_yaochu
 
 
 def visible_counts(obs: Observation) -> list[int]:
-    """Tiles the seat can see outside its own hand: rivers, called sets, dora indicators."""
+    """Tiles the seat can see outside its own hand: rivers, called sets, dora indicators;
+    with three players, 2m to 8m count as all out (the game has none: no hand can be
+    waiting on them or draw them)."""
     seen = [t for river in obs.discards for t, _tsumogiri, _riichi, called in river if not called]
     seen += [t for sets in obs.meld_tiles for tiles in sets for t in tiles]
     seen += obs.dora_indicators
-    return [min(4, c) for c in counts_of(seen)]
+    out = [min(4, c) for c in counts_of(seen)]
+    if obs.rules.players == 3:
+        out[M2 : M8 + 1] = [4] * (M8 + 1 - M2)
+    return out
 
 
 class EfficiencyBot(Bot):

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from riichi.bots.efficiency import visible_counts
 from riichi.bots.expert import Valued
 from riichi.game import ActionType, Observation
 from riichi.hand.waits import ukeire
@@ -118,20 +119,9 @@ def state_features(obs: Observation) -> np.ndarray:
 
 
 def _seen(obs: Observation, mine: Sequence[int]) -> list[int]:
-    """Copies of each kind the seat can see: its hand's (``mine``), every river's
-    (a called tile is counted in its meld), the melds' and the dora indicators'."""
-    seen = list(mine)
-    for river in obs.discards:
-        for tile, _, _, called in river:
-            if not called:
-                seen[tile >> 2] += 1
-    for melds in obs.meld_tiles:
-        for meld in melds:
-            for t in meld:
-                seen[t >> 2] += 1
-    for t in obs.dora_indicators:
-        seen[t >> 2] += 1
-    return seen
+    """Copies of each kind the seat can see: its hand's (``mine``) and the rest
+    (``efficiency.visible_counts``: with three players, 2m to 8m are all out)."""
+    return [m + v for m, v in zip(mine, visible_counts(obs), strict=True)]
 
 
 def option_features(obs: Observation, options: Sequence[Valued]) -> np.ndarray:
@@ -201,8 +191,7 @@ def _shape(obs: Observation) -> np.ndarray:
             row[10] = float(kind in valued)
         row[11] = max(0, 4 - seen[kind]) / 4
     if len(obs.hand) % 3 == 2:  # a discard's turn: what each discard leaves
-        elsewhere = [s - m for s, m in zip(seen, mine, strict=True)]
-        table = ukeire(mine, elsewhere, len(obs.meld_tiles[seat])).discards
+        table = ukeire(mine, visible_counts(obs), len(obs.meld_tiles[seat])).discards
         best = table[0]
         for d in table:
             row = out[d.discard]
