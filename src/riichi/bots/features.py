@@ -74,7 +74,7 @@ def state_features(obs: Observation) -> np.ndarray:
     for i, kind in enumerate(RED_KINDS):
         out[at + i] = float(any(t >> 2 == kind and is_red(t, reds) for t in obs.hand))
     at += 3
-    seen = _seen(obs, counts)
+    seen = [c + v for c, v in zip(counts, visible_counts(obs), strict=True)]
     for kind in range(NUM_KINDS):
         out[at + kind] = max(0, 4 - seen[kind]) / 4
     at += NUM_KINDS
@@ -116,12 +116,6 @@ def state_features(obs: Observation) -> np.ndarray:
                     out[at + (t >> 2)] += 0.25
         at += NUM_KINDS
     return out
-
-
-def _seen(obs: Observation, mine: Sequence[int]) -> list[int]:
-    """Copies of each kind the seat can see: its hand's (``mine``) and the rest
-    (``efficiency.visible_counts``: with three players, 2m to 8m are all out)."""
-    return [m + v for m, v in zip(mine, visible_counts(obs), strict=True)]
 
 
 def option_features(obs: Observation, options: Sequence[Valued]) -> np.ndarray:
@@ -169,7 +163,7 @@ def _shape(obs: Observation) -> np.ndarray:
     mine = [0] * NUM_KINDS
     for t in obs.hand:
         mine[t >> 2] += 1
-    seen = _seen(obs, mine)
+    visible = visible_counts(obs)  # with three players, 2m to 8m are all out
     rivers = [{tile >> 2 for tile, _, _, _ in obs.discards[(seat + s) % n]} for s in range(1, n)]
     valued = {31, 32, 33, 27 + (seat - obs.dealer) % n, 27 + obs.round_wind}
     out = np.zeros((NUM_KINDS, SHAPE_SIZE), np.float32)
@@ -189,9 +183,9 @@ def _shape(obs: Observation) -> np.ndarray:
         else:
             row[8] = 1.0
             row[10] = float(kind in valued)
-        row[11] = max(0, 4 - seen[kind]) / 4
+        row[11] = max(0, 4 - mine[kind] - visible[kind]) / 4
     if len(obs.hand) % 3 == 2:  # a discard's turn: what each discard leaves
-        table = ukeire(mine, visible_counts(obs), len(obs.meld_tiles[seat])).discards
+        table = ukeire(mine, visible, len(obs.meld_tiles[seat])).discards
         best = table[0]
         for d in table:
             row = out[d.discard]

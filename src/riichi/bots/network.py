@@ -134,13 +134,13 @@ def _widened(w1: np.ndarray, layout: tuple[int, int]) -> np.ndarray:
             f"a network reading {state} state and {option} option numbers is newer than"
             f" this player's features ({STATE_SIZE} and {OPTION_SIZE})"
         )
-    zeros = np.zeros
+    width = w1.shape[1]
     return np.concatenate(
         [
             w1[:state],
-            zeros((STATE_SIZE - state, w1.shape[1]), np.float32),
+            np.zeros((STATE_SIZE - state, width), np.float32),
             w1[state:],
-            zeros((OPTION_SIZE - option, w1.shape[1]), np.float32),
+            np.zeros((OPTION_SIZE - option, width), np.float32),
         ]
     )
 
