@@ -126,7 +126,7 @@ def option_features(obs: Observation, options: Sequence[Valued]) -> np.ndarray:
     n = len(obs.scores)
     dora = {dora_of(t >> 2, n == 3) for t in obs.dora_indicators}
     rivers = [{tile >> 2 for tile, _, _, _ in obs.discards[(obs.seat + s) % n]} for s in (1, 2, 3)]
-    shape = _shape(obs)
+    shape = _shape(obs, {o.action.tile >> 2 for o in options if o.action.tile is not None})
     for row, option in enumerate(options):
         action = option.action
         kind = action.type
@@ -155,9 +155,9 @@ def option_features(obs: Observation, options: Sequence[Valued]) -> np.ndarray:
     return out
 
 
-def _shape(obs: Observation) -> np.ndarray:
-    """``SHAPE_SIZE`` numbers for each tile kind: its place in the seat's hand and
-    against the others' rivers."""
+def _shape(obs: Observation, kinds: set[int]) -> dict[int, np.ndarray]:
+    """``SHAPE_SIZE`` numbers for each of ``kinds`` (the options' tiles): its place in
+    the seat's hand and against the others' rivers."""
     assert obs.seat is not None and obs.hand is not None
     n, seat = len(obs.scores), obs.seat
     mine = [0] * NUM_KINDS
@@ -166,9 +166,8 @@ def _shape(obs: Observation) -> np.ndarray:
     visible = visible_counts(obs)  # with three players, 2m to 8m are all out
     rivers = [{tile >> 2 for tile, _, _, _ in obs.discards[(seat + s) % n]} for s in range(1, n)]
     valued = {31, 32, 33, 27 + (seat - obs.dealer) % n, 27 + obs.round_wind}
-    out = np.zeros((NUM_KINDS, SHAPE_SIZE), np.float32)
-    for kind in range(NUM_KINDS):
-        row = out[kind]
+    out = {kind: np.zeros(SHAPE_SIZE, np.float32) for kind in kinds}
+    for kind, row in out.items():
         if mine[kind]:
             row[min(mine[kind], 4) - 1] = 1.0
         rank = kind % 9
@@ -188,6 +187,8 @@ def _shape(obs: Observation) -> np.ndarray:
         table = ukeire(mine, visible, len(obs.meld_tiles[seat])).discards
         best = table[0]
         for d in table:
+            if d.discard not in out:
+                continue
             row = out[d.discard]
             row[15] = min(2, d.shanten - best.shanten) / 2
             row[16] = float(d.shanten == 0)
