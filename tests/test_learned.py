@@ -16,8 +16,10 @@ from riichi.bots import make_bot
 from riichi.bots.expert import ExpertBot
 from riichi.bots.features import (
     FIRST_STATE_SIZE,
+    MELDS_SIZE,
     OPTION_SIZE,
-    SHAPE_SIZE,
+    READ_AT,
+    SHAPE_AT,
     STATE_SIZE,
     option_features,
     state_features,
@@ -81,7 +83,7 @@ def test_options_tell_the_red_five_and_expert_s_valuation() -> None:
     assert rows.shape == (len(options), OPTION_SIZE)
     reds = [o for o, row in zip(options, rows, strict=True) if row[7 + 34 + 1] == 1.0]
     assert reds and all(o.action.tile == parse_tiles("0p")[0] for o in reds)
-    first = OPTION_SIZE - SHAPE_SIZE - 1
+    first = SHAPE_AT - 1
     assert rows[0, first] == 1.0 and not rows[1:, first].any()  # expert's first
 
 
@@ -102,7 +104,7 @@ def test_an_option_tells_where_its_tile_sits_in_the_hand() -> None:
         kind = parse_tiles(name)[0] >> 2
         action = next(a for a in obs.legal if a.tile is not None and a.tile >> 2 == kind)
         rows = option_features(obs, [Valued(action, 0.0)])
-        return [float(x) for x in rows[0, -SHAPE_SIZE:]]
+        return [float(x) for x in rows[0, SHAPE_AT:READ_AT]]
 
     # copies held (1 to 4), neighbours -2 -1 +1 +2, honour, terminal, yakuhai, unseen,
     # suji against right, across, left; then what the hand is after letting it go:
@@ -128,11 +130,86 @@ def test_the_state_tells_every_seat_s_calls_by_kind() -> None:
     mine, right = parse_tiles("123s"), parse_tiles("555z")
     obs = dataclasses.replace(obs, meld_tiles=((tuple(mine),), (tuple(right),), (), ()))
     state = state_features(obs)
-    calls = state[FIRST_STATE_SIZE + 1 :].reshape(4, 34)
+    calls = state[FIRST_STATE_SIZE + 1 : FIRST_STATE_SIZE + MELDS_SIZE].reshape(4, 34)
     assert state[FIRST_STATE_SIZE] == 0.25  # one call of the seat's own
     assert list(calls[0, 18:21]) == [0.25, 0.25, 0.25] and calls[0].sum() == 0.75
     assert calls[1, 31] == 0.75 and calls[1].sum() == 0.75  # right: a pon of white dragons
     assert not calls[2:].any()
+
+
+def test_the_state_tells_who_may_be_tenpai_and_the_seat_s_own_progress() -> None:
+    """The right seat declared riichi (expert reads it tenpai for sure, and what a
+    deal-in would cost); the across seat's last discard came from its hand, the left
+    seat's was drawn and let go. The seat itself is two-shanten."""
+    import dataclasses
+
+    m = start(["113m46p789s11377z", "", "", ""], ["6z"])
+    obs = observe(m, 0)
+    right = tuple((t, False, i == 1, False) for i, t in enumerate(parse_tiles("19m")))
+    across = ((parse_tiles("9p")[0], False, False, False),)
+    left = ((parse_tiles("9s")[0], True, False, False),)
+    obs = dataclasses.replace(
+        obs, discards=(obs.discards[0], right, across, left), riichi=(False, True, False, False)
+    )
+    read = state_features(obs)[FIRST_STATE_SIZE + MELDS_SIZE :]
+    threats = read[:9].reshape(3, 3)
+    assert threats[0, 0] == 1.0 and threats[0, 1] > 0.1  # ready, and the cost of dealing in
+    assert list(threats[1:, 2]) == [1.0, 0.0]  # from the hand, then drawn and let go
+    assert list(read[9:13]) == [0, 0, 1, 0]  # two-shanten
+    # the best discard accepts 1m 2m 5p 1z 7z: 14 tiles, less the 1m in the right river
+    assert read[13] == pytest.approx(13 / 34)
+
+
+def test_an_option_tells_each_seat_s_chance_to_ron_it() -> None:
+    """Against a riichi with 1m and 9m in its river and 2p passed by the across seat
+    since it was declared (so across can never ron it either): those can never deal in;
+    5p can, to the riichi alone."""
+    import dataclasses
+
+    from riichi.bots.expert import Valued
+    from riichi.game import Action, ActionType
+
+    m = start(["119m25p789s11377z", "", "", ""], ["6z"])
+    obs = observe(m, 0)
+    # in turn order: East 2z, right 1m, across 4z, left 4z, East 2z, right 9m (riichi),
+    # across 2p, left 3z; East to play
+    east = tuple((t, False, False, False) for t in parse_tiles("22z"))
+    right = tuple((t, False, i == 1, False) for i, t in enumerate(parse_tiles("19m")))
+    across = tuple((t, False, False, False) for t in parse_tiles("4z2p"))
+    left = tuple((t, False, False, False) for t in parse_tiles("44z")[1:] + parse_tiles("3z"))
+    obs = dataclasses.replace(
+        obs, discards=(east, right, across, left), riichi=(False, True, False, False)
+    )
+
+    def read(name: str) -> list[float]:
+        kind = parse_tiles(name)[0] >> 2
+        tile = next(t for t in obs.hand or () if t >> 2 == kind)
+        rows = option_features(obs, [Valued(Action(ActionType.DISCARD, tile), 0.0)])
+        return [float(x) for x in rows[0, READ_AT : READ_AT + 6]]
+
+    assert read("9m") == [0, 1, 0, 0, 0, 0]  # in the riichi seat's river
+    assert read("2p") == [0, 1, 0, 1, 0, 0]  # passed since its riichi; across's own
+    five = read("5p")
+    assert five[0] > 0.0 and five[1:] == [0, 0, 0, 0, 0]  # only the riichi is read ready
+
+
+def test_a_call_option_tells_the_hand_after_it() -> None:
+    """23m 456p 789s 11z 55z 7z is one-shanten; a pon of 5z, then 7z let go, leaves it
+    tenpai on 1m and 4m: eight tiles, none seen."""
+    import dataclasses
+
+    from riichi.bots.expert import Valued
+    from riichi.game import Action, ActionType
+
+    m = start(["113m46p789s11377z", "", "", ""], ["6z"])
+    obs = observe(m, 0)
+    hand = tuple(parse_tiles("23m456p789s1155z7z"))
+    obs = dataclasses.replace(obs, hand=hand, drawn=None)
+    fives = tuple(t for t in hand if t >> 2 == parse_tiles("5z")[0] >> 2)
+    pon = Action(ActionType.PON, fives[0] + 2, fives)
+    rows = option_features(obs, [Valued(pon, 0.0), Valued(Action(ActionType.PASS), 0.0)])
+    assert list(rows[0, READ_AT + 6 :]) == pytest.approx([1, 1, 8 / 34, 0])
+    assert not rows[1, READ_AT:].any()  # the pass lets nothing go and calls nothing
 
 
 def test_weights_trained_before_numbers_were_added_read_them_as_nothing(tmp_path: Path) -> None:
@@ -141,14 +218,14 @@ def test_weights_trained_before_numbers_were_added_read_them_as_nothing(tmp_path
     than the features is refused."""
     network = Network.fresh(3)
     w1 = network.w1
-    old = np.concatenate([w1[:FIRST_STATE_SIZE], w1[STATE_SIZE : INPUT - SHAPE_SIZE]])
+    old = np.concatenate([w1[:FIRST_STATE_SIZE], w1[STATE_SIZE : STATE_SIZE + SHAPE_AT]])
     layers = {**network.params(), "w1": old}
     np.savez_compressed(tmp_path / "old.npz", **layers)  # no layout: as every older file
     loaded = Network.load(tmp_path / "old.npz")
     assert loaded.w1.shape == w1.shape
-    kept = np.r_[0:FIRST_STATE_SIZE, STATE_SIZE : INPUT - SHAPE_SIZE]
+    kept = np.r_[0:FIRST_STATE_SIZE, STATE_SIZE : STATE_SIZE + SHAPE_AT]
     assert np.array_equal(loaded.w1[kept], w1[kept])
-    added = np.r_[FIRST_STATE_SIZE:STATE_SIZE, INPUT - SHAPE_SIZE : INPUT]
+    added = np.r_[FIRST_STATE_SIZE:STATE_SIZE, STATE_SIZE + SHAPE_AT : INPUT]
     assert not loaded.w1[added].any()
     network.save(tmp_path / "now.npz")
     assert np.array_equal(Network.load(tmp_path / "now.npz").w1, w1)
@@ -397,7 +474,7 @@ def test_three_players_count_no_2m_to_8m_as_acceptance() -> None:
     assert visible_counts(obs)[1:8] == [4] * 7
     assert not state_features(obs)[34 * 4 + 3 + 1 : 34 * 4 + 3 + 8].any()
     six_z = next(a for a in obs.legal if a.tile is not None and a.tile >> 2 == 32)
-    accepted = option_features(obs, [Valued(six_z, 0.0)])[0, -2] * 34
+    accepted = option_features(obs, [Valued(six_z, 0.0)])[0, SHAPE_AT + 17] * 34
     assert obs.hand is not None
     counts = counts_of(obs.hand)
     table = {d.discard: d for d in ukeire(counts, visible_counts(obs), 0).discards}

@@ -6,17 +6,21 @@ place after it: right, across, left): its hand by kind as counts 1 to 4 and its 
 fives; the tiles it has not seen; the dora; for each other seat its score against
 this seat's, dealer or not, riichi, calls, river length and every kind in its river
 (the tiles it can never ron); the seat's wind, the round, honba, sticks, the live
-wall left and its place; then every seat's calls by kind (last, so that a network
-trained before them reads them as zeros: ``FIRST_STATE_SIZE``). An option is one of
+wall left and its place; then every seat's calls by kind (after ``FIRST_STATE_SIZE``,
+so that a network trained before them reads them as zeros); then what expert reads of
+each other seat (how likely it is tenpai, what dealing in would cost it, whether its
+last discard came from the hand) and the seat's shanten and acceptance. An option is one of
 the choices ``expert`` weighs (a discard, a riichi, a call or the pass): its kind of
 action, the tile it lets go or takes, whether that is a dora or a red five, whether
 each other seat has it in its river, and expert's own valuation of it against its
 best (the value, the deal-in risk, the chance to win and what the win is worth); then
-the tile's place in the hand (``SHAPE_SIZE`` numbers, last, for the same reason: its
+the tile's place in the hand (``SHAPE_SIZE`` numbers, appended for the same reason: its
 copies held, its neighbours in its suit, honour, terminal or a yakuhai, the copies
 unseen, whether it is suji against each other seat's river, and the hand's shanten
-and tiles accepted once it is let go). A small network can hardly multiply the tile
-by the hand to see these itself. The network learns what expert's numbers leave out.
+and tiles accepted once it is let go); then, for a tile let go, each other seat's
+chance to ron it as expert reads it and whether it cannot, and for a call, the hand
+after it (``READ_OPTION``). A small network can hardly multiply the tile by the hand
+to see these itself. The network learns what expert's numbers leave out.
 
 Only the observation is read: nothing here can see another seat's concealed tiles.
 """
@@ -28,10 +32,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from riichi.bots.efficiency import visible_counts
-from riichi.bots.expert import Valued
+from riichi.bots.expert import ExpertBot, Valued
 from riichi.game import ActionType, Observation
-from riichi.hand.waits import ukeire
-from riichi.tiles import NUM_KINDS, dora_of, is_red
+from riichi.hand.waits import Ukeire, ukeire
+from riichi.tiles import NUM_KINDS, counts_of, dora_of, is_red
 
 # expert's best options a network weighs at one decision, unless it was trained on more
 # (``Network.options``): self-play rounds weigh four
@@ -49,14 +53,29 @@ _OTHER_SEAT = 1 + 1 + 1 + 1 + 1 + NUM_KINDS  # score, dealer, riichi, calls, riv
 FIRST_STATE_SIZE = NUM_KINDS * 4 + 3 + NUM_KINDS * 2 + 3 * _OTHER_SEAT + 4 + 2 + 3 + 4 + 1
 # then the seat's own calls (how many, their kinds) and each other seat's calls' kinds
 MELDS_SIZE = 1 + NUM_KINDS + 3 * NUM_KINDS
-STATE_SIZE = FIRST_STATE_SIZE + MELDS_SIZE
+# then what expert reads of each other seat (how likely it is tenpai, what dealing in
+# would cost, whether its last discard came from the hand) and the seat's own progress
+# (shanten 0 to 3 or more, the tiles its best shape accepts)
+READ_STATE = 3 * 3 + 4 + 1
+STATE_SIZE = FIRST_STATE_SIZE + MELDS_SIZE + READ_STATE
 # the tile's place in the hand: copies held (4), neighbours (4), honour, terminal,
 # yakuhai, copies unseen, suji against each other seat (3); and the hand after letting
 # it go: shanten above the best discard's, tenpai, tiles accepted, and those against
 # the most any discard of the best shanten accepts
 SHAPE_SIZE = 4 + 4 + 3 + 1 + 3 + 4
-OPTION_SIZE = len(_TYPES) + 1 + NUM_KINDS + 2 + 3 + 5 + 1 + SHAPE_SIZE
+SHAPE_AT = len(_TYPES) + 1 + NUM_KINDS + 2 + 3 + 5 + 1
+# then, for a tile let go, each other seat's chance to ron it as expert reads it and
+# whether it cannot (its river, or passed since its riichi); for a call, the hand
+# after it: shanten against now's, tenpai, tiles accepted, those against now's
+READ_OPTION = 3 * 2 + 4
+READ_AT = SHAPE_AT + SHAPE_SIZE
+OPTION_SIZE = READ_AT + READ_OPTION
 RED_KINDS = (4, 13, 22)  # 5m, 5p, 5s
+_LET_GO = (ActionType.DISCARD, ActionType.RIICHI)
+_CALLS = (ActionType.CHI, ActionType.PON, ActionType.KAN)
+# expert's reading of the others (read_threats, dangers, cannot_ron) keeps no state
+_READER = ExpertBot(0)
+_accepting: tuple[Observation, Ukeire] | None = None
 
 
 def state_features(obs: Observation) -> np.ndarray:
@@ -115,6 +134,20 @@ def state_features(obs: Observation) -> np.ndarray:
                 for t in meld:
                     out[at + (t >> 2)] += 0.25
         at += NUM_KINDS
+    threats = {t.seat: t for t in _READER.read_threats(obs)}
+    for step in range(1, 4):
+        if step < n:
+            other = (seat + step) % n
+            threat = threats.get(other)
+            if threat is not None:
+                out[at] = threat.ready
+                out[at + 1] = threat.cost / 10000
+            river = obs.discards[other]
+            out[at + 2] = float(bool(river) and not river[-1][1])
+        at += 3
+    now = _acceptance(obs)
+    out[at + min(max(now.shanten, 0), 3)] = 1.0
+    out[at + 4] = min(34, _accepted(now)) / 34
     return out
 
 
@@ -127,6 +160,18 @@ def option_features(obs: Observation, options: Sequence[Valued]) -> np.ndarray:
     dora = {dora_of(t >> 2, n == 3) for t in obs.dora_indicators}
     rivers = [{tile >> 2 for tile, _, _, _ in obs.discards[(obs.seat + s) % n]} for s in (1, 2, 3)]
     shape = _shape(obs, {o.action.tile >> 2 for o in options if o.action.tile is not None})
+    others = [(obs.seat + s) % n for s in range(1, n)]
+    let_go = {
+        o.action.tile >> 2
+        for o in options
+        if o.action.type in _LET_GO and o.action.tile is not None
+    }
+    chances: dict[tuple[int, int], float] = {}
+    safe: dict[int, set[int]] = {}
+    if let_go:
+        for let, dealt in _READER.dangers(obs, let_go, lambda _: True).items():
+            chances.update({(let, seat): chance for seat, chance in dealt})
+        safe = {other: _READER.cannot_ron(obs, other) for other in others}
     for row, option in enumerate(options):
         action = option.action
         kind = action.type
@@ -151,7 +196,13 @@ def option_features(obs: Observation, options: Sequence[Valued]) -> np.ndarray:
         out[row, at + 4] = value / 10000
         out[row, at + 5] = float(row == 0)
         if tile is not None:
-            out[row, at + 6 :] = shape[tile >> 2]
+            out[row, SHAPE_AT:READ_AT] = shape[tile >> 2]
+        if kind in _LET_GO and tile is not None:
+            for s, other in enumerate(others):
+                out[row, READ_AT + 2 * s] = chances.get((tile >> 2, other), 0.0)
+                out[row, READ_AT + 2 * s + 1] = float((tile >> 2) in safe[other])
+        elif kind in _CALLS and action.tiles:
+            out[row, READ_AT + 6 : OPTION_SIZE] = _after_call(obs, action.tiles)
     return out
 
 
@@ -184,7 +235,7 @@ def _shape(obs: Observation, kinds: set[int]) -> dict[int, np.ndarray]:
             row[10] = float(kind in valued)
         row[11] = max(0, 4 - mine[kind] - visible[kind]) / 4
     if len(obs.hand) % 3 == 2:  # a discard's turn: what each discard leaves
-        table = ukeire(mine, visible, len(obs.meld_tiles[seat])).discards
+        table = _acceptance(obs).discards
         best = table[0]
         for d in table:
             if d.discard not in out:
@@ -195,6 +246,45 @@ def _shape(obs: Observation, kinds: set[int]) -> dict[int, np.ndarray]:
             row[17] = min(34, d.tiles) / 34
             row[18] = d.tiles / max(1, best.tiles) if d.shanten == best.shanten else 0.0
     return out
+
+
+def _acceptance(obs: Observation) -> Ukeire:
+    """The seat's hand's acceptance (its discard table on a discard's turn), worked out
+    once for the last observation asked about: the state and the options both read it."""
+    global _accepting
+    kept = _accepting  # read once: another thread may replace it
+    if kept is not None and kept[0] is obs:
+        return kept[1]
+    assert obs.seat is not None and obs.hand is not None
+    found = ukeire(counts_of(obs.hand), visible_counts(obs))  # the sets called: by its size
+    _accepting = (obs, found)
+    return found
+
+
+def _accepted(found: Ukeire) -> int:
+    """The tiles a hand accepts: its best discard's, on a discard's turn."""
+    return found.discards[0].tiles if found.discards else found.tiles
+
+
+def _after_call(obs: Observation, used: Sequence[int]) -> list[float]:
+    """The hand after a call that takes ``used`` from it (and its best discard, where
+    one follows): shanten gained over now's (-1 to 1), tenpai, tiles accepted (of 34),
+    and those against now's where the shanten is the same."""
+    assert obs.seat is not None and obs.hand is not None
+    counts = counts_of(obs.hand)
+    for t in used:
+        counts[t >> 2] -= 1
+    after = ukeire(counts, visible_counts(obs))
+    shanten = after.discards[0].shanten if after.discards else after.shanten
+    now = _acceptance(obs)
+    tiles = _accepted(after)
+    same = shanten == now.shanten
+    return [
+        max(-1, min(1, now.shanten - shanten)),
+        float(shanten == 0),
+        min(34, tiles) / 34,
+        min(2.0, tiles / max(1, _accepted(now))) / 2 if same else 0.0,
+    ]
 
 
 def _kinds(suits: Sequence[int]) -> list[int]:
@@ -245,6 +335,10 @@ __all__ = [
     "FIRST_STATE_SIZE",
     "OPTIONS",
     "OPTION_SIZE",
+    "READ_AT",
+    "READ_OPTION",
+    "READ_STATE",
+    "SHAPE_AT",
     "SHAPE_SIZE",
     "STATE_SIZE",
     "option_features",
