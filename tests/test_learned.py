@@ -160,6 +160,35 @@ def test_the_state_tells_who_may_be_tenpai_and_the_seat_s_own_progress() -> None
     assert read[13] == pytest.approx(13 / 34)
 
 
+def test_the_state_tells_what_yaku_and_dora_the_tiles_lean_to() -> None:
+    """11m 3m 46p 789s 11z 3z 6z 77z with 6z showing (7z the dora): nine terminals and
+    honours, three of the most held suit, six honours, three pairs, two of them yakuhai
+    for East (its wind and the round's, and red), two dora; no set called. A called
+    5z triplet is a yakuhai for the dealer: its open hand has a yaku."""
+    import dataclasses
+
+    m = start(["113m46p789s11377z", "", "", ""], ["6z"])
+    obs = dataclasses.replace(observe(m, 0), dora_indicators=tuple(parse_tiles("6z")))
+    lean = state_features(obs)[STATE_SIZE - 7 :]
+    assert list(lean) == pytest.approx([9 / 14, 3 / 14, 6 / 14, 3 / 7, 2 / 3, 2 / 8, 0])
+    called = dataclasses.replace(obs, meld_tiles=((tuple(parse_tiles("555z")),), (), (), ()))
+    assert state_features(called)[-1] == 1.0 and state_features(called)[-2] == 2 / 8
+
+
+def test_the_round_s_wind_is_a_yakuhai_for_every_seat() -> None:
+    """In East's round, 1z is a yakuhai for South too, and the state says East's round."""
+    from riichi.bots.expert import Valued
+    from riichi.game import Action, ActionType
+
+    m = start(["113m46p789s11377z", "123m456p789s1122z", "", ""], ["6z"])
+    obs = observe(m, 1)
+    assert list(state_features(obs)[FIRST_STATE_SIZE - 10 : FIRST_STATE_SIZE - 8]) == [1, 0]
+    assert obs.hand is not None
+    east = next(t for t in obs.hand if t >> 2 == parse_tiles("1z")[0] >> 2)
+    rows = option_features(obs, [Valued(Action(ActionType.DISCARD, east), 0.0)])
+    assert rows[0, SHAPE_AT + 8 : SHAPE_AT + 11].tolist() == [1, 0, 1]  # honour, yakuhai
+
+
 def test_an_option_tells_each_seat_s_chance_to_ron_it() -> None:
     """Against a riichi with 1m and 9m in its river and 2p passed by the across seat
     since it was declared (so across can never ron it either): those can never deal in;

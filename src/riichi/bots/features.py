@@ -35,7 +35,7 @@ from riichi.bots.efficiency import visible_counts
 from riichi.bots.expert import ExpertBot, Valued
 from riichi.game import ActionType, Observation
 from riichi.hand.waits import Ukeire, ukeire
-from riichi.tiles import NUM_KINDS, counts_of, dora_of, is_red
+from riichi.tiles import DRAGONS, EAST, NORTH, NUM_KINDS, counts_of, dora_of, is_red
 
 # expert's best options a network weighs at one decision, unless it was trained on more
 # (``Network.options``): self-play rounds weigh four
@@ -55,8 +55,10 @@ FIRST_STATE_SIZE = NUM_KINDS * 4 + 3 + NUM_KINDS * 2 + 3 * _OTHER_SEAT + 4 + 2 +
 MELDS_SIZE = 1 + NUM_KINDS + 3 * NUM_KINDS
 # then what expert reads of each other seat (how likely it is tenpai, what dealing in
 # would cost, whether its last discard came from the hand) and the seat's own progress
-# (shanten 0 to 3 or more, the tiles its best shape accepts)
-READ_STATE = 3 * 3 + 4 + 1
+# (shanten 0 to 3 or more, the tiles its best shape accepts) and what yaku and dora
+# its tiles lean to (``_composition``)
+COMPOSITION = 7
+READ_STATE = 3 * 3 + 4 + 1 + COMPOSITION
 STATE_SIZE = FIRST_STATE_SIZE + MELDS_SIZE + READ_STATE
 # the tile's place in the hand: copies held (4), neighbours (4), honour, terminal,
 # yakuhai, copies unseen, suji against each other seat (3); and the hand after letting
@@ -115,7 +117,7 @@ def state_features(obs: Observation) -> np.ndarray:
         at += _OTHER_SEAT
     out[at + (seat - obs.dealer) % n] = 1.0  # the seat's wind
     at += 4
-    out[at + min(obs.round_wind, 1)] = 1.0
+    out[at + min(obs.round_wind - EAST, 1)] = 1.0  # East's round, or a later one
     at += 2
     out[at] = obs.honba / 4
     out[at + 1] = obs.sticks / 4
@@ -148,7 +150,40 @@ def state_features(obs: Observation) -> np.ndarray:
     now = _acceptance(obs)
     out[at + min(max(now.shanten, 0), 3)] = 1.0
     out[at + 4] = min(34, _accepted(now)) / 34
+    at += 5
+    out[at : at + COMPOSITION] = _composition(obs, counts)
     return out
+
+
+def _valued(obs: Observation) -> set[int]:
+    """The kinds whose triplet is a yakuhai for the seat: dragons, its wind, the round's."""
+    assert obs.seat is not None
+    return {*DRAGONS, EAST + (obs.seat - obs.dealer) % len(obs.scores), obs.round_wind}
+
+
+def _composition(obs: Observation, counts: Sequence[int]) -> list[float]:
+    """What yaku the seat's tiles lean to, and what they are worth: terminals and
+    honours held (against tanyao), the most of one suit (a flush), honours, pairs,
+    yakuhai pairs or better, dora held (red fives, the sets' and Norths aside too), and
+    whether a called set is a yakuhai triplet (an open hand with its yaku)."""
+    assert obs.seat is not None and obs.hand is not None
+    valued = _valued(obs)
+    ends = sum(c for k, c in enumerate(counts) if k >= 27 or k % 9 in (0, 8))
+    suit = max(sum(counts[s * 9 : s * 9 + 9]) for s in range(3))
+    sets = obs.meld_tiles[obs.seat]
+    dora = [dora_of(t >> 2, len(obs.scores) == 3) for t in obs.dora_indicators]
+    held = [*obs.hand, *(t for tiles in sets for t in tiles)]
+    worth = sum(dora.count(t >> 2) + is_red(t, obs.rules.red_fives) for t in held)
+    worth += len(obs.kita[obs.seat]) * (1 + dora.count(NORTH))
+    return [
+        ends / 14,
+        suit / 14,
+        sum(counts[27:]) / 14,
+        sum(1 for c in counts if c >= 2) / 7,
+        min(3, sum(1 for k in valued if counts[k] >= 2)) / 3,
+        min(8, worth) / 8,
+        float(any(t[0] >> 2 == t[-1] >> 2 and t[0] >> 2 in valued for t in sets)),
+    ]
 
 
 def option_features(obs: Observation, options: Sequence[Valued]) -> np.ndarray:
@@ -216,7 +251,7 @@ def _shape(obs: Observation, kinds: set[int]) -> dict[int, np.ndarray]:
         mine[t >> 2] += 1
     visible = visible_counts(obs)  # with three players, 2m to 8m are all out
     rivers = [{tile >> 2 for tile, _, _, _ in obs.discards[(seat + s) % n]} for s in range(1, n)]
-    valued = {31, 32, 33, 27 + (seat - obs.dealer) % n, 27 + obs.round_wind}
+    valued = _valued(obs)
     out = {kind: np.zeros(SHAPE_SIZE, np.float32) for kind in kinds}
     for kind, row in out.items():
         if mine[kind]:
