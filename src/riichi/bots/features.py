@@ -9,18 +9,19 @@ this seat's, dealer or not, riichi, calls, river length and every kind in its ri
 wall left and its place; then every seat's calls by kind (after ``FIRST_STATE_SIZE``,
 so that a network trained before them reads them as zeros); then what expert reads of
 each other seat (how likely it is tenpai, what dealing in would cost it, whether its
-last discard came from the hand) and the seat's shanten and acceptance. An option is one of
-the choices ``expert`` weighs (a discard, a riichi, a call or the pass): its kind of
-action, the tile it lets go or takes, whether that is a dora or a red five, whether
-each other seat has it in its river, and expert's own valuation of it against its
-best (the value, the deal-in risk, the chance to win and what the win is worth); then
-the tile's place in the hand (``SHAPE_SIZE`` numbers, appended for the same reason: its
-copies held, its neighbours in its suit, honour, terminal or a yakuhai, the copies
-unseen, whether it is suji against each other seat's river, and the hand's shanten
-and tiles accepted once it is let go); then, for a tile let go, each other seat's
-chance to ron it as expert reads it and whether it cannot, and for a call, the hand
-after it (``READ_OPTION``). A small network can hardly multiply the tile by the hand
-to see these itself. The network learns what expert's numbers leave out.
+last discard came from the hand), the seat's shanten and acceptance, and what yaku and
+dora its tiles lean to. An option is one of the choices ``expert`` weighs (a discard,
+a riichi, a call or the pass): its kind of action, the tile it lets go or takes,
+whether that is a dora or a red five, whether each other seat has it in its river,
+and expert's own valuation of it against its best (the value, the deal-in risk, the
+chance to win and what the win is worth); then the tile's place in the hand
+(``SHAPE_SIZE`` numbers, appended for the same reason: its copies held, its
+neighbours in its suit, honour, terminal or a yakuhai, the copies unseen, whether it
+is suji against each other seat's river, and the hand's shanten and tiles accepted
+once it is let go); then, for a tile let go, each other seat's chance to ron it as
+expert reads it and whether it cannot, and for a call, the hand after it
+(``READ_OPTION``). A small network can hardly multiply the tile by the hand to see
+these itself. The network learns what expert's numbers leave out.
 
 Only the observation is read: nothing here can see another seat's concealed tiles.
 """
