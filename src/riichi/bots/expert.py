@@ -543,14 +543,20 @@ class ExpertBot(DefensiveBot):
         return safe | self._passed_since(obs, threat, since)
 
     def dangers(
-        self, obs: Observation, kinds: Iterable[int], shown_to: Callable[[Threat], bool]
+        self,
+        obs: Observation,
+        kinds: Iterable[int],
+        shown_to: Callable[[Threat], bool],
+        read: Sequence[Threat] | None = None,
     ) -> dict[int, tuple[tuple[int, float], ...]]:
         """For each of ``kinds``, the chance letting it go now deals in to each
         threat that ``shown_to`` picks: how likely that seat is ready times the
-        chance the tile is a winning tile of its, as ``_now_risk`` weighs them."""
+        chance the tile is a winning tile of its, as ``_now_risk`` weighs them
+        (``read``: what `read_threats` gives, when known)."""
         assert obs.hand is not None
         out = _with_hand(visible_counts(obs), obs.hand)
-        threats = [t for t in self.read_threats(obs) if shown_to(t)]
+        read = self.read_threats(obs) if read is None else read
+        threats = [t for t in read if shown_to(t)]
         safe = {t.seat: self.cannot_ron(obs, t.seat) for t in threats}
         return {
             kind: tuple(

@@ -29,11 +29,12 @@ Only the observation is read: nothing here can see another seat's concealed tile
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from riichi.bots.efficiency import visible_counts
-from riichi.bots.expert import ExpertBot, Valued
+from riichi.bots.expert import ExpertBot, Threat, Valued
 from riichi.game import ActionType, Observation
 from riichi.hand.waits import Ukeire, ukeire
 from riichi.tiles import DRAGONS, EAST, NORTH, NUM_KINDS, counts_of, dora_of, is_red
@@ -78,7 +79,33 @@ _LET_GO = (ActionType.DISCARD, ActionType.RIICHI)
 _CALLS = (ActionType.CHI, ActionType.PON, ActionType.KAN)
 # expert's reading of the others (read_threats, dangers, cannot_ron) keeps no state
 _READER = ExpertBot(0)
-_accepting: tuple[Observation, Ukeire] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """What the state and the options of one decision both read, worked out once."""
+
+    counts: list[int]  # the seat's hand by kind
+    visible: list[int]  # the other tiles it can see (three players: 2m to 8m all out)
+    acceptance: Ukeire  # the hand's (its discard table on a discard's turn)
+    threats: list[Threat]  # expert's reading of who may be tenpai
+
+
+_last: tuple[Observation, _Reading] | None = None
+
+
+def _reading(obs: Observation) -> _Reading:
+    """The ``_Reading`` of ``obs``, kept for the last observation asked about."""
+    global _last
+    kept = _last  # read once: another thread may replace it
+    if kept is not None and kept[0] is obs:
+        return kept[1]
+    assert obs.hand is not None
+    counts, visible = counts_of(obs.hand), visible_counts(obs)
+    # the sets called follow from the hand's size
+    found = _Reading(counts, visible, ukeire(counts, visible), _READER.read_threats(obs))
+    _last = (obs, found)
+    return found
 
 
 def state_features(obs: Observation) -> np.ndarray:
@@ -86,9 +113,8 @@ def state_features(obs: Observation) -> np.ndarray:
     assert obs.seat is not None and obs.hand is not None
     out = np.zeros(STATE_SIZE, dtype=np.float32)
     seat, n, reds = obs.seat, len(obs.scores), obs.rules.red_fives
-    counts = [0] * NUM_KINDS
-    for t in obs.hand:
-        counts[t >> 2] += 1
+    read = _reading(obs)
+    counts = read.counts
     for kind, c in enumerate(counts):
         if c:
             out[kind * 4 : kind * 4 + c] = 1.0
@@ -96,7 +122,7 @@ def state_features(obs: Observation) -> np.ndarray:
     for i, kind in enumerate(RED_KINDS):
         out[at + i] = float(any(t >> 2 == kind and is_red(t, reds) for t in obs.hand))
     at += 3
-    seen = [c + v for c, v in zip(counts, visible_counts(obs), strict=True)]
+    seen = [c + v for c, v in zip(counts, read.visible, strict=True)]
     for kind in range(NUM_KINDS):
         out[at + kind] = max(0, 4 - seen[kind]) / 4
     at += NUM_KINDS
@@ -137,7 +163,7 @@ def state_features(obs: Observation) -> np.ndarray:
                 for t in meld:
                     out[at + (t >> 2)] += 0.25
         at += NUM_KINDS
-    threats = {t.seat: t for t in _READER.read_threats(obs)}
+    threats = {t.seat: t for t in read.threats}
     for step in range(1, 4):
         if step < n:
             other = (seat + step) % n
@@ -148,9 +174,8 @@ def state_features(obs: Observation) -> np.ndarray:
             river = obs.discards[other]
             out[at + 2] = float(bool(river) and not river[-1][1])
         at += 3
-    now = _acceptance(obs)
-    out[at + min(max(now.shanten, 0), 3)] = 1.0
-    out[at + 4] = min(34, _accepted(now)) / 34
+    out[at + min(max(read.acceptance.shanten, 0), 3)] = 1.0
+    out[at + 4] = min(34, _accepted(read.acceptance)) / 34
     at += 5
     out[at : at + COMPOSITION] = _composition(obs, counts)
     return out
@@ -205,7 +230,8 @@ def option_features(obs: Observation, options: Sequence[Valued]) -> np.ndarray:
     chances: dict[tuple[int, int], float] = {}
     safe: dict[int, set[int]] = {}
     if let_go:
-        for let, dealt in _READER.dangers(obs, let_go, lambda _: True).items():
+        threats = _reading(obs).threats
+        for let, dealt in _READER.dangers(obs, let_go, lambda _: True, threats).items():
             chances.update({(let, seat): chance for seat, chance in dealt})
         safe = {other: _READER.cannot_ron(obs, other) for other in others}
     for row, option in enumerate(options):
@@ -247,10 +273,8 @@ def _shape(obs: Observation, kinds: set[int]) -> dict[int, np.ndarray]:
     the seat's hand and against the others' rivers."""
     assert obs.seat is not None and obs.hand is not None
     n, seat = len(obs.scores), obs.seat
-    mine = [0] * NUM_KINDS
-    for t in obs.hand:
-        mine[t >> 2] += 1
-    visible = visible_counts(obs)  # with three players, 2m to 8m are all out
+    read = _reading(obs)
+    mine, visible = read.counts, read.visible
     rivers = [{tile >> 2 for tile, _, _, _ in obs.discards[(seat + s) % n]} for s in range(1, n)]
     valued = _valued(obs)
     out = {kind: np.zeros(SHAPE_SIZE, np.float32) for kind in kinds}
@@ -271,7 +295,7 @@ def _shape(obs: Observation, kinds: set[int]) -> dict[int, np.ndarray]:
             row[10] = float(kind in valued)
         row[11] = max(0, 4 - mine[kind] - visible[kind]) / 4
     if len(obs.hand) % 3 == 2:  # a discard's turn: what each discard leaves
-        table = _acceptance(obs).discards
+        table = read.acceptance.discards
         best = table[0]
         for d in table:
             if d.discard not in out:
@@ -284,19 +308,6 @@ def _shape(obs: Observation, kinds: set[int]) -> dict[int, np.ndarray]:
     return out
 
 
-def _acceptance(obs: Observation) -> Ukeire:
-    """The seat's hand's acceptance (its discard table on a discard's turn), worked out
-    once for the last observation asked about: the state and the options both read it."""
-    global _accepting
-    kept = _accepting  # read once: another thread may replace it
-    if kept is not None and kept[0] is obs:
-        return kept[1]
-    assert obs.seat is not None and obs.hand is not None
-    found = ukeire(counts_of(obs.hand), visible_counts(obs))  # the sets called: by its size
-    _accepting = (obs, found)
-    return found
-
-
 def _accepted(found: Ukeire) -> int:
     """The tiles a hand accepts: its best discard's, on a discard's turn."""
     return found.discards[0].tiles if found.discards else found.tiles
@@ -306,13 +317,13 @@ def _after_call(obs: Observation, used: Sequence[int]) -> list[float]:
     """The hand after a call that takes ``used`` from it (and its best discard, where
     one follows): shanten gained over now's (-1 to 1), tenpai, tiles accepted (of 34),
     and those against now's where the shanten is the same."""
-    assert obs.seat is not None and obs.hand is not None
-    counts = counts_of(obs.hand)
+    read = _reading(obs)
+    counts = list(read.counts)
     for t in used:
         counts[t >> 2] -= 1
-    after = ukeire(counts, visible_counts(obs))
+    after = ukeire(counts, read.visible)
     shanten = after.discards[0].shanten if after.discards else after.shanten
-    now = _acceptance(obs)
+    now = read.acceptance
     tiles = _accepted(after)
     same = shanten == now.shanten
     return [
