@@ -540,7 +540,9 @@ def test_the_coach_at_a_practice_table(browser: Browser, base_url: str, width: i
     assert_no_notation(page, "the coach after a hand")
     page.reload()  # kept in this browser
     page.wait_for_selector("#my-hand .tile")
-    assert page.is_checked("#opt-coach") and page.locator("#coach").is_visible()
+    # the panel is shown at once (empty until the next decision of this seat's)
+    shown = page.eval_on_selector("#coach", "e => !e.hidden && !e.closest('[hidden]')")
+    assert page.is_checked("#opt-coach") and shown
     assert errors == []
 
 

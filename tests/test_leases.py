@@ -47,15 +47,17 @@ TABLE = {
 }
 
 
-STILL = 60.0  # seconds a table may stand still while its bots are to move
+STILL = 60.0  # seconds a table may stand still (its bots to move, or a person refused)
 
 
 def play_turns(seats: list[Seat], turns: int) -> None:
     """The people at a table act ``turns`` times (or until the end), each time as the
     table stands: every seat resyncs before anyone acts, so none waits on news. A table
-    whose bots stop moving fails the test at once, not at the suite's limit."""
+    that stops moving, its bots idle or a person's every action refused, fails the test
+    at once with what it last said, not at the suite's limit."""
     acted = 0
     moved, last = time.monotonic(), -1
+    answer: dict[str, Any] | None = None
     while acted < turns and not seats[0].state["over"]:
         for seat in seats:
             seat.send({"type": "sync"})
@@ -63,18 +65,19 @@ def play_turns(seats: list[Seat], turns: int) -> None:
             seat.state, seat.version = synced["state"], synced["version"]
         if seats[0].version != last:
             moved, last = time.monotonic(), seats[0].version
+        assert time.monotonic() - moved < STILL, (
+            f"the table stood still {STILL:.0f} s at version {last}; last answer {answer}:"
+            f" {seats[0].state}"
+        )
         movers = [seat for seat in seats if seat.state["legal"]]
         if not movers:
-            assert time.monotonic() - moved < STILL, (
-                f"the table stood still {STILL:.0f} s at version {last}, no person to act:"
-                f" {seats[0].state}"
-            )
             time.sleep(0.05)  # the bots are moving
             continue
         mover = movers[0]
         mover.send(mover.action(choose(mover.state)))
         # refused when the table moved on between the two syncs: look again
-        acted += mover.read_until("ack", "error")["type"] == "ack"
+        answer = mover.read_until("ack", "error")
+        acted += answer["type"] == "ack"
 
 
 def test_a_write_without_the_lease_is_refused_and_the_table_let_go(tmp_path: Path) -> None:
