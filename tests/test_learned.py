@@ -21,6 +21,7 @@ from riichi.bots.features import (
     READ_AT,
     SHAPE_AT,
     STATE_SIZE,
+    YAKU_AT,
     option_features,
     state_features,
     weighed,
@@ -237,8 +238,38 @@ def test_a_call_option_tells_the_hand_after_it() -> None:
     fives = tuple(t for t in hand if t >> 2 == parse_tiles("5z")[0] >> 2)
     pon = Action(ActionType.PON, fives[0] + 2, fives)
     rows = option_features(obs, [Valued(pon, 0.0), Valued(Action(ActionType.PASS), 0.0)])
-    assert list(rows[0, READ_AT + 6 :]) == pytest.approx([1, 1, 8 / 34, 0])
+    assert list(rows[0, READ_AT + 6 : YAKU_AT]) == pytest.approx([1, 1, 8 / 34, 0])
     assert not rows[1, READ_AT:].any()  # the pass lets nothing go and calls nothing
+
+
+def test_a_call_option_tells_the_yaku_the_hand_keeps() -> None:
+    """A pon of 5z from 23m 456p 789s 11z 55z 7z: a yakuhai set, no all simples (9s 11z
+    7z left), a flush in a suit held most five tiles off, all triplets so far
+    with one pair left. A chi of 2m with 34m from 34m 456p 66s 234s 567s: all simples
+    with no terminal or honour left, a manzu flush eleven tiles off."""
+    import dataclasses
+
+    from riichi.bots.expert import Valued
+    from riichi.game import Action, ActionType
+
+    m = start(["113m46p789s11377z", "", "", ""], ["6z"])
+    base = dataclasses.replace(observe(m, 0), drawn=None)
+
+    def yaku(hand: str, kind: ActionType, taken: str, used: str) -> list[float]:
+        tiles = list(parse_tiles(hand))
+        obs = dataclasses.replace(base, hand=tuple(tiles))
+        held = []
+        for u in parse_tiles(used):
+            held.append(next(t for t in tiles if t >> 2 == u >> 2 and t not in held))
+        call = Action(kind, parse_tiles(taken)[0] + 3, tuple(held))
+        rows = option_features(obs, [Valued(call, 0.0), Valued(Action(ActionType.PASS), 0.0)])
+        assert not rows[1, YAKU_AT:].any()
+        return [float(x) for x in rows[0, YAKU_AT:]]
+
+    pon = yaku("23m456p789s1155z7z", ActionType.PON, "5z", "55z")
+    assert pon == pytest.approx([0, 4 / 14, 1, 5 / 14, 1, 1 / 5])
+    chi = yaku("34m456p66s234s567s", ActionType.CHI, "2m", "34m")
+    assert chi == pytest.approx([1, 0, 1, 11 / 14, 0, 0])
 
 
 def test_weights_trained_before_numbers_were_added_read_them_as_nothing(tmp_path: Path) -> None:
@@ -328,6 +359,20 @@ def test_the_data_command_writes_shards(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "positions from 1 matches" in result.output
     assert len(list(tmp_path.glob("shard-*.npz"))) == 1
+    assert len(load_data([tmp_path])) > 0
+
+
+def test_positions_gathered_with_other_features_are_refused_in_one_error(tmp_path: Path) -> None:
+    """Shards written before numbers were added to the options are not trained on (a
+    network would read them shifted): a clear error says to gather them again."""
+    shard = tmp_path / "shard-30.npz"
+    play_shard(Shard(30, 1, shard, length="east"))
+    with np.load(shard) as data:
+        older = {k: data[k] for k in data.files}
+    older["options"] = older["options"][:, :, :-1]
+    np.savez_compressed(shard, **older)
+    with pytest.raises(ValueError, match="gather the positions again"):
+        load_data([tmp_path])
 
 
 def test_the_learned_player_reviews_with_its_choice_first_on_expert_s_scale() -> None:

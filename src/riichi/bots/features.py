@@ -20,8 +20,9 @@ neighbours in its suit, honour, terminal or a yakuhai, the copies unseen, whethe
 is suji against each other seat's river, and the hand's shanten and tiles accepted
 once it is let go); then, for a tile let go, each other seat's chance to ron it as
 expert reads it and whether it cannot, and for a call, the hand after it
-(``READ_OPTION``). A small network can hardly multiply the tile by the hand to see
-these itself. The network learns what expert's numbers leave out.
+(``READ_OPTION``) and the yaku it keeps in reach (``YAKU_OPTION``). A small network
+can hardly multiply the tile by the hand to see these itself. The network learns what
+expert's numbers leave out.
 
 Only the observation is read: nothing here can see another seat's concealed tiles.
 """
@@ -35,7 +36,7 @@ import numpy as np
 
 from riichi.bots.efficiency import visible_counts
 from riichi.bots.expert import ExpertBot, Threat, Valued
-from riichi.game import ActionType, Observation
+from riichi.game import Action, ActionType, Observation
 from riichi.hand.waits import Ukeire, ukeire
 from riichi.tiles import DRAGONS, EAST, NORTH, NUM_KINDS, counts_of, dora_of, is_red
 
@@ -73,7 +74,11 @@ SHAPE_AT = len(_TYPES) + 1 + NUM_KINDS + 2 + 3 + 5 + 1
 # after it: shanten against now's, tenpai, tiles accepted, those against now's
 READ_OPTION = 3 * 2 + 4
 READ_AT = SHAPE_AT + SHAPE_SIZE
-OPTION_SIZE = READ_AT + READ_OPTION
+# then, for a call, the yaku the hand keeps open after it (``_yaku_after_call``): all
+# simples, a flush, a yakuhai set, all triplets
+YAKU_OPTION = 6
+YAKU_AT = READ_AT + READ_OPTION
+OPTION_SIZE = YAKU_AT + YAKU_OPTION
 RED_KINDS = (4, 13, 22)  # 5m, 5p, 5s
 _LET_GO = (ActionType.DISCARD, ActionType.RIICHI)
 _CALLS = (ActionType.CHI, ActionType.PON, ActionType.KAN)
@@ -194,7 +199,7 @@ def _composition(obs: Observation, counts: Sequence[int]) -> list[float]:
     whether a called set is a yakuhai triplet (an open hand with its yaku)."""
     assert obs.seat is not None and obs.hand is not None
     valued = _valued(obs)
-    ends = sum(c for k, c in enumerate(counts) if k >= 27 or k % 9 in (0, 8))
+    ends = sum(c for k, c in enumerate(counts) if _ends(k))
     suit = max(sum(counts[s * 9 : s * 9 + 9]) for s in range(3))
     sets = obs.meld_tiles[obs.seat]
     dora = [dora_of(t >> 2, len(obs.scores) == 3) for t in obs.dora_indicators]
@@ -264,7 +269,8 @@ def option_features(obs: Observation, options: Sequence[Valued]) -> np.ndarray:
                 out[row, READ_AT + 2 * s] = chances.get((tile >> 2, other), 0.0)
                 out[row, READ_AT + 2 * s + 1] = float((tile >> 2) in safe[other])
         elif kind in _CALLS and action.tiles:
-            out[row, READ_AT + 6 : OPTION_SIZE] = _after_call(obs, action.tiles)
+            out[row, READ_AT + 6 : YAKU_AT] = _after_call(obs, action.tiles)
+            out[row, YAKU_AT:OPTION_SIZE] = _yaku_after_call(obs, action)
     return out
 
 
@@ -331,6 +337,39 @@ def _after_call(obs: Observation, used: Sequence[int]) -> list[float]:
         float(shanten == 0),
         min(34, tiles) / 34,
         min(2.0, tiles / max(1, _accepted(now))) / 2 if same else 0.0,
+    ]
+
+
+def _ends(kind: int) -> bool:
+    return kind >= 27 or kind % 9 in (0, 8)
+
+
+def _yaku_after_call(obs: Observation, action: Action) -> list[float]:
+    """The yaku an open hand still has in reach after the call ``action``: all simples
+    (no set with a terminal or honour, and the terminals and honours left in the hand),
+    a flush (every set in one suit or honours, and the hand's tiles outside it), a
+    yakuhai set called, all triplets (every set one, and the hand's pairs)."""
+    assert obs.seat is not None and action.tiles is not None
+    counts = list(_reading(obs).counts)
+    for t in action.tiles:
+        counts[t >> 2] -= 1
+    made = [t >> 2 for t in action.tiles]
+    if action.tile is not None:
+        made.append(action.tile >> 2)
+    sets = [[t >> 2 for t in tiles] for tiles in obs.meld_tiles[obs.seat]] + [made]
+    suits = {k // 9 for tiles in sets for k in tiles if k < 27}
+    if not suits:  # honours called: the flush would be in the suit held most
+        suits = {max(range(3), key=lambda s: sum(counts[s * 9 : s * 9 + 9]))}
+    flush = len(suits) == 1
+    outside = sum(c for k, c in enumerate(counts[:27]) if k // 9 not in suits)
+    triplets = [tiles for tiles in sets if tiles[0] == tiles[-1]]
+    return [
+        float(not any(_ends(k) for tiles in sets for k in tiles)),
+        sum(c for k, c in enumerate(counts) if _ends(k)) / 14,
+        float(flush),
+        min(14, outside) / 14 if flush else 1.0,
+        float(any(tiles[0] in _valued(obs) for tiles in triplets)),
+        sum(1 for c in counts if c >= 2) / 5 if len(triplets) == len(sets) else 0.0,
     ]
 
 

@@ -274,6 +274,15 @@ def load_data(folders: Sequence[Path]) -> Data:
     widths = {part.shape[1] for part in parts["options"]}
     if len(widths) > 1:
         raise ValueError(f"shards of {sorted(widths)} option slots under {folders}: one width")
+    sizes = {
+        (s.shape[1], o.shape[2]) for s, o in zip(parts["state"], parts["options"], strict=True)
+    }
+    if sizes != {(STATE_SIZE, OPTION_SIZE)}:
+        raise ValueError(
+            f"shards under {', '.join(map(str, folders))} hold states and options of"
+            f" {sorted(sizes)} numbers; this player reads ({STATE_SIZE}, {OPTION_SIZE}):"
+            " gather the positions again (without --reuse)"
+        )
     return Data(**{k: np.concatenate(v) for k, v in parts.items()})
 
 
