@@ -97,6 +97,7 @@ class Postgres:
             check=True,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
+            timeout=120,  # a tool that hangs fails its test, not the suite's limit
         )
 
     def new_database(self) -> str:
