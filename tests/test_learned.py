@@ -363,8 +363,9 @@ def test_the_data_command_writes_shards(tmp_path: Path) -> None:
 
 
 def test_positions_gathered_with_other_features_are_refused_in_one_error(tmp_path: Path) -> None:
-    """Shards written before numbers were added to the options are not trained on (a
-    network would read them shifted): a clear error says to gather them again."""
+    """Shards written before numbers were added to the options are not trained on (the
+    network's first layer no longer fits them): one clear error says to gather them
+    again, before any training starts."""
     shard = tmp_path / "shard-30.npz"
     play_shard(Shard(30, 1, shard, length="east"))
     with np.load(shard) as data:
