@@ -38,7 +38,7 @@ from riichi.bots.efficiency import visible_counts
 from riichi.bots.expert import ExpertBot, Threat, Valued
 from riichi.game import Action, ActionType, Observation
 from riichi.hand.waits import Ukeire, ukeire
-from riichi.tiles import DRAGONS, EAST, NORTH, NUM_KINDS, counts_of, dora_of, is_red
+from riichi.tiles import DRAGONS, EAST, NORTH, NUM_KINDS, counts_of, dora_of, is_red, is_yaochu
 
 # expert's best options a network weighs at one decision, unless it was trained on more
 # (``Network.options``): self-play rounds weigh four
@@ -199,7 +199,7 @@ def _composition(obs: Observation, counts: Sequence[int]) -> list[float]:
     whether a called set is a yakuhai triplet (an open hand with its yaku)."""
     assert obs.seat is not None and obs.hand is not None
     valued = _valued(obs)
-    ends = sum(c for k, c in enumerate(counts) if _ends(k))
+    ends = sum(c for k, c in enumerate(counts) if is_yaochu(k))
     suit = max(sum(counts[s * 9 : s * 9 + 9]) for s in range(3))
     sets = obs.meld_tiles[obs.seat]
     dora = [dora_of(t >> 2, len(obs.scores) == 3) for t in obs.dora_indicators]
@@ -269,8 +269,11 @@ def option_features(obs: Observation, options: Sequence[Valued]) -> np.ndarray:
                 out[row, READ_AT + 2 * s] = chances.get((tile >> 2, other), 0.0)
                 out[row, READ_AT + 2 * s + 1] = float((tile >> 2) in safe[other])
         elif kind in _CALLS and action.tiles:
-            out[row, READ_AT + 6 : YAKU_AT] = _after_call(obs, action.tiles)
-            out[row, YAKU_AT:OPTION_SIZE] = _yaku_after_call(obs, action)
+            left = list(_reading(obs).counts)  # the hand once the call takes its tiles
+            for t in action.tiles:
+                left[t >> 2] -= 1
+            out[row, READ_AT + 6 : YAKU_AT] = _after_call(obs, left)
+            out[row, YAKU_AT:OPTION_SIZE] = _yaku_after_call(obs, action, left)
     return out
 
 
@@ -319,15 +322,12 @@ def _accepted(found: Ukeire) -> int:
     return found.discards[0].tiles if found.discards else found.tiles
 
 
-def _after_call(obs: Observation, used: Sequence[int]) -> list[float]:
-    """The hand after a call that takes ``used`` from it (and its best discard, where
-    one follows): shanten gained over now's (-1 to 1), tenpai, tiles accepted (of 34),
-    and those against now's where the shanten is the same."""
+def _after_call(obs: Observation, left: Sequence[int]) -> list[float]:
+    """The hand ``left`` by a call (counts by kind; and its best discard, where one
+    follows): shanten gained over now's (-1 to 1), tenpai, tiles accepted (of 34), and
+    those against now's where the shanten is the same."""
     read = _reading(obs)
-    counts = list(read.counts)
-    for t in used:
-        counts[t >> 2] -= 1
-    after = ukeire(counts, read.visible)
+    after = ukeire(list(left), read.visible)
     shanten = after.discards[0].shanten if after.discards else after.shanten
     now = read.acceptance
     tiles = _accepted(after)
@@ -340,19 +340,13 @@ def _after_call(obs: Observation, used: Sequence[int]) -> list[float]:
     ]
 
 
-def _ends(kind: int) -> bool:
-    return kind >= 27 or kind % 9 in (0, 8)
-
-
-def _yaku_after_call(obs: Observation, action: Action) -> list[float]:
-    """The yaku an open hand still has in reach after the call ``action``: all simples
-    (no set with a terminal or honour, and the terminals and honours left in the hand),
-    a flush (every set in one suit or honours, and the hand's tiles outside it), a
-    yakuhai set called, all triplets (every set one, and the hand's pairs)."""
+def _yaku_after_call(obs: Observation, action: Action, counts: Sequence[int]) -> list[float]:
+    """The yaku an open hand still has in reach after the call ``action``, which leaves
+    ``counts`` in the hand: all simples (no set with a terminal or honour, and the
+    terminals and honours left in the hand), a flush (every set in one suit or honours,
+    and the hand's tiles outside it), a yakuhai set called, all triplets (every set
+    one, and the hand's pairs)."""
     assert obs.seat is not None and action.tiles is not None
-    counts = list(_reading(obs).counts)
-    for t in action.tiles:
-        counts[t >> 2] -= 1
     made = [t >> 2 for t in action.tiles]
     if action.tile is not None:
         made.append(action.tile >> 2)
@@ -363,12 +357,13 @@ def _yaku_after_call(obs: Observation, action: Action) -> list[float]:
     flush = len(suits) == 1
     outside = sum(c for k, c in enumerate(counts[:27]) if k // 9 not in suits)
     triplets = [tiles for tiles in sets if tiles[0] == tiles[-1]]
+    valued = _valued(obs)
     return [
-        float(not any(_ends(k) for tiles in sets for k in tiles)),
-        sum(c for k, c in enumerate(counts) if _ends(k)) / 14,
+        float(not any(is_yaochu(k) for tiles in sets for k in tiles)),
+        sum(c for k, c in enumerate(counts) if is_yaochu(k)) / 14,
         float(flush),
         min(14, outside) / 14 if flush else 1.0,
-        float(any(tiles[0] in _valued(obs) for tiles in triplets)),
+        float(any(tiles[0] in valued for tiles in triplets)),
         sum(1 for c in counts if c >= 2) / 5 if len(triplets) == len(sets) else 0.0,
     ]
 
