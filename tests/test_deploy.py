@@ -5,6 +5,7 @@ PostgreSQL and one Redis; a game played to its end over TLS and websockets."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -70,7 +71,9 @@ class Nginx:
         (root / "nginx.conf").write_text(
             f"{user}daemon off;\nworker_processes 1;\npid {root}/nginx.pid;\n"
             f"error_log {root}/logs/error.log warn;\nevents {{ worker_connections 256; }}\n"
-            f"http {{\n  access_log {root}/logs/access.log;\n"
+            f'http {{\n  log_format timed \'$time_iso8601 "$request" $status '
+            "$request_time s, upstream $upstream_addr $upstream_response_time s';\n"
+            f"  access_log {root}/logs/access.log timed;\n"
             + "".join(
                 f"  {kind}_temp_path {root}/temp/{kind};\n"
                 for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
@@ -116,6 +119,18 @@ class Site:
     plain: int  # its plain HTTP port
     cert: Path  # the certificate nginx presents
     logs: list[Path]  # each process's log, access log included
+    proxy_logs: Path  # nginx's: each request's time and the process that answered it
+
+    @contextlib.contextmanager
+    def told(self) -> Iterator[None]:
+        """A failure inside comes with what nginx and the processes logged: a stall on
+        a busy machine then says which request waited, where."""
+        try:
+            yield
+        except (AssertionError, TimeoutError, OSError, httpx.HTTPError, ConnectionClosed) as failed:
+            logs = [*self.logs, self.proxy_logs / "access.log", self.proxy_logs / "error.log"]
+            tails = "\n".join(f"== {log.name}\n{log.read_text()[-4000:]}" for log in logs)
+            raise AssertionError(f"{failed!r}\nthe logs:\n{tails}") from failed
 
 
 @pytest.fixture
@@ -141,7 +156,8 @@ def site(postgres: Postgres, redis_server: Redis, tmp_path: Path) -> Iterator[Si
             except httpx.TransportError:
                 assert time.monotonic() < deadline, "nginx did not come up"
                 time.sleep(0.1)
-        yield Site(tls, plain, cert, [tmp_path / f"{n}.log" for n in range(len(ports))])
+        logs = [tmp_path / f"{n}.log" for n in range(len(ports))]
+        yield Site(tls, plain, cert, logs, proxy.root / "logs")
     finally:
         proxy.stop()
         for process in servers:
@@ -156,57 +172,75 @@ def test_a_game_is_played_through_nginx_over_tls(site: Site) -> None:
     page refused; two people play a game to its end over wss, each socket reaching
     whichever process nginx chose (the other relayed to the table's owner), and the
     record fetched through the proxy is the whole game."""
-    tls, plain, cert = site.tls, site.plain, site.cert
-    context = ssl.create_default_context(cafile=str(cert))
-    base = f"https://localhost:{tls}"
-    moved = httpx.get(f"http://localhost:{plain}/leaderboard", follow_redirects=False)
-    assert moved.status_code == 301
-    assert moved.headers["location"] == "https://localhost/leaderboard"
-    with httpx.Client(base_url=base, verify=context, timeout=30) as client:
-        made = client.post("/api/register", json={"name": "proxied", "password": "correct horse"})
-        assert made.status_code == 201, made.text
-        cookies = made.headers.get_list("set-cookie")
-        assert any(c.startswith(f"{COOKIE}=") for c in cookies), cookies
-        assert all("; secure" in c.lower() for c in cookies), cookies
-        assert "max-age=31536000" in made.headers.get("strict-transport-security", "")
-        table = client.post("/api/tables", json=TABLE)
-        assert table.status_code == 201, table.text
-        made_table = table.json()
-    sockets = f"wss://localhost:{tls}/ws/tables/{made_table['id']}"
-    evil = "https://evil.example"
-    with connect(f"{sockets}?token={made_table['tokens'][0]}", ssl=context, origin=evil) as ws:
-        refused = json.loads(ws.recv(timeout=10))
-        assert refused["type"] == "error" and "another site" in refused["message"]
-        with pytest.raises(ConnectionClosed) as closed:
-            ws.recv(timeout=10)
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_REFUSED
-    page = f"https://localhost:{tls}"
-    with (
-        connect(f"{sockets}?token={made_table['tokens'][0]}", ssl=context, origin=page) as east_ws,
-        connect(f"{sockets}?token={made_table['tokens'][1]}", ssl=context) as south_ws,
-    ):
-        east, south = Seat(SyncSocket(east_ws)), Seat(SyncSocket(south_ws))
-        assert (east.seat, south.seat) == (0, 1)
-        try:
+    with site.told():
+        tls, plain, cert = site.tls, site.plain, site.cert
+        context = ssl.create_default_context(cafile=str(cert))
+        base = f"https://localhost:{tls}"
+        moved = httpx.get(
+            f"http://localhost:{plain}/leaderboard", follow_redirects=False, timeout=30
+        )
+        assert moved.status_code == 301
+        assert moved.headers["location"] == "https://localhost/leaderboard"
+        with httpx.Client(base_url=base, verify=context, timeout=30) as client:
+            made = client.post(
+                "/api/register", json={"name": "proxied", "password": "correct horse"}
+            )
+            assert made.status_code == 201, made.text
+            cookies = made.headers.get_list("set-cookie")
+            assert any(c.startswith(f"{COOKIE}=") for c in cookies), cookies
+            assert all("; secure" in c.lower() for c in cookies), cookies
+            assert "max-age=31536000" in made.headers.get("strict-transport-security", "")
+            table = client.post("/api/tables", json=TABLE)
+            assert table.status_code == 201, table.text
+            made_table = table.json()
+        sockets = f"wss://localhost:{tls}/ws/tables/{made_table['id']}"
+        evil = "https://evil.example"
+        with connect(
+            f"{sockets}?token={made_table['tokens'][0]}", ssl=context, origin=evil, open_timeout=30
+        ) as ws:
+            refused = json.loads(ws.recv(timeout=10))
+            assert refused["type"] == "error" and "another site" in refused["message"]
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_REFUSED
+        page = f"https://localhost:{tls}"
+        with (
+            connect(
+                f"{sockets}?token={made_table['tokens'][0]}",
+                ssl=context,
+                origin=page,
+                open_timeout=30,
+            ) as east_ws,
+            connect(
+                f"{sockets}?token={made_table['tokens'][1]}", ssl=context, open_timeout=30
+            ) as south_ws,
+        ):
+            east, south = Seat(SyncSocket(east_ws)), Seat(SyncSocket(south_ws))
+            assert (east.seat, south.seat) == (0, 1)
             play_turns([east, south], 10_000)  # to its end
-        except (AssertionError, TimeoutError) as stuck:  # with what the processes said
-            tails = "\n".join(log.read_text()[-4000:] for log in site.logs)
-            raise AssertionError(f"{stuck}\nthe processes' logs:\n{tails}") from stuck
-        assert east.state["over"]
-    record = httpx.get(f"{base}/api/games/{made_table['id']}/record", verify=context)
-    assert record.status_code == 200, record.text
-    report = verify_record(record.json())
-    assert report.ok and report.actions > 20, report.problems
-    spoofed = httpx.get(
-        f"{base}/api/presets", headers={"X-Forwarded-For": "203.0.113.9"}, verify=context
-    )
-    assert spoofed.status_code == 200
-    logs = [log.read_text() for log in site.logs]
-    for log in logs:  # nginx spread the requests over both processes
-        assert any(f"{kind} /" in log for kind in ("POST", "WebSocket", "GET /api/games")), log
-    # each process counted the visitor by the address nginx saw, never one it was told
-    assert "203.0.113.9" not in "".join(logs)
-    assert sum(log.count("WebSocket /ws/tables/") for log in logs) == 3
+            assert east.state["over"]
+        record = httpx.get(
+            f"{base}/api/games/{made_table['id']}/record", verify=context, timeout=30
+        )
+        assert record.status_code == 200, record.text
+        report = verify_record(record.json())
+        assert report.ok, report.problems  # replays to a finished match on its own walls
+        # ... and to the end the seats saw (a one-hand game may be over in a dozen actions)
+        recorded = [s["score"] for s in record.json()["standings"]]
+        assert recorded == [s["score"] for s in east.state["standings"]], recorded
+        spoofed = httpx.get(
+            f"{base}/api/presets",
+            headers={"X-Forwarded-For": "203.0.113.9"},
+            verify=context,
+            timeout=30,
+        )
+        assert spoofed.status_code == 200
+        logs = [log.read_text() for log in site.logs]
+        for log in logs:  # nginx spread the requests over both processes
+            assert any(f"{kind} /" in log for kind in ("POST", "WebSocket", "GET /api/games")), log
+        # each process counted the visitor by the address nginx saw, never one it was told
+        assert "203.0.113.9" not in "".join(logs)
+        assert sum(log.count("WebSocket /ws/tables/") for log in logs) == 3
 
 
 def test_the_units_start_riichi_with_options_it_has() -> None:
