@@ -297,6 +297,37 @@ def test_in_the_last_hand_the_last_seat_lets_pass_a_win_that_leaves_it_last() ->
     assert answer(all_last((20000, 23500, 28000, 28500))) is ActionType.RON
 
 
+def test_a_kan_made_with_the_last_live_tile_robbed_is_chankan_not_the_last_discard() -> None:
+    """A kan counts against the wall at once: made with one live tile left, it leaves
+    none while it can be robbed. Robbing it is chankan, never houtei (the two together
+    are an impossible win, which the scorer refuses: the expert crashed on it)."""
+    from riichi.tiles import parse_tiles
+
+    # South 4, seat 3 deals; seat 1 adds its fourth 1m to a pon with no live tile
+    # left; seat 2 waits on 1m-4m for pinfu: robbing the kan, with chankan, is 2,000
+    hand = tuple(parse_tiles("23m567p567789s11z"))
+    kan = tuple(parse_tiles("1111m"))
+    robbed = Action(ActionType.RON, kan[1])
+
+    def answer(scores: tuple[int, ...]) -> ActionType:
+        obs = Observation(
+            seat=2, rules=find_ruleset("online"), round_wind=28, dealer=3, honba=0,
+            sticks=0, scores=scores, live_left=0, dora_indicators=tuple(parse_tiles("9p")),
+            hand=hand, drawn=None, hand_sizes=(13, 7, 13, 13),
+            melds=((), ("kakan:1111m", "chi:345p"), (), ()),
+            meld_tiles=((), (kan, tuple(parse_tiles("345p"))), (), ()), kita=((),) * 4,
+            discards=((),) * 4, riichi=(False,) * 4, current=1,
+            legal=(robbed, Action(ActionType.PASS)), over=False,
+        )  # fmt: skip
+        return ExpertBot(2).act(obs).type
+
+    # 2,000 lifts the seat over seat 0 and ends the match: taken. Weighed as pinfu
+    # alone (1,000, still last) it would be let pass for a tsumo that lifts it.
+    assert answer((21500, 32000, 20000, 26500)) is ActionType.RON
+    # last whatever it does (the game that crashed): a win is still a win
+    assert answer((19200, 21800, 11100, 47900)) is ActionType.RON
+
+
 RULE_CHOSEN = {
     ActionType.TSUMO,
     ActionType.RON,

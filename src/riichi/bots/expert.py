@@ -411,6 +411,9 @@ class ExpertBot(DefensiveBot):
             since = order[order.index((seat, len(river) - 1)) :]
             ippatsu = not any(obs.discards[s][i][3] for s, i in since)
 
+        # the tile offered sits in the current seat's sets: a kan it adds to, robbed
+        robbed = not tsumo and any(tile in t for t in obs.meld_tiles[obs.current])
+
         def deltas(discarder: int | None, now: bool = False) -> Sequence[int] | None:
             ctx = win_context(
                 obs,
@@ -419,8 +422,11 @@ class ExpertBot(DefensiveBot):
                 honba=obs.honba,
                 sticks=obs.sticks,
                 ippatsu=now and ippatsu,
-                chankan=now and not tsumo and any(tile in t for t in obs.meld_tiles[obs.current]),
-                last_tile=now and obs.live_left == 0,
+                chankan=now and robbed,
+                # a kan counts against the wall at once, so a kan made with one tile
+                # left leaves none while it can be robbed; the robbed tile is still
+                # no last discard (houtei)
+                last_tile=now and obs.live_left == 0 and not robbed,
             )
             result = score_if_yaku(hand, tile, melds, ctx, obs.rules)
             return None if result is None else result.deltas
