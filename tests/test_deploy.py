@@ -198,10 +198,10 @@ def test_a_game_is_played_through_nginx_over_tls(site: Site) -> None:
         with connect(
             f"{sockets}?token={made_table['tokens'][0]}", ssl=context, origin=evil, open_timeout=30
         ) as ws:
-            refused = json.loads(ws.recv(timeout=10))
+            refused = json.loads(ws.recv(timeout=30))
             assert refused["type"] == "error" and "another site" in refused["message"]
             with pytest.raises(ConnectionClosed) as closed:
-                ws.recv(timeout=10)
+                ws.recv(timeout=30)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_REFUSED
         page = f"https://localhost:{tls}"
         with (
