@@ -129,7 +129,10 @@ class Site:
             yield
         except (AssertionError, TimeoutError, OSError, httpx.HTTPError, ConnectionClosed) as failed:
             logs = [*self.logs, self.proxy_logs / "access.log", self.proxy_logs / "error.log"]
-            tails = "\n".join(f"== {log.name}\n{log.read_text()[-4000:]}" for log in logs)
+            tails = "\n".join(
+                f"== {log.name}\n{log.read_text()[-4000:] if log.exists() else '(none)'}"
+                for log in logs
+            )
             raise AssertionError(f"{failed!r}\nthe logs:\n{tails}") from failed
 
 
