@@ -558,3 +558,25 @@ def test_three_players_count_no_2m_to_8m_as_acceptance() -> None:
     assert {1, 2} <= set(four_players[32].kinds)
     assert accepted == pytest.approx(table[32].tiles) == 8  # 1m, 5z, 7z: 3 + 2 + 3
     assert four_players[32].tiles == 16
+
+
+def test_a_moving_average_of_the_weights_is_what_training_keeps(tmp_path: Path) -> None:
+    """With ``average`` the weights checked and kept are the steps' moving average:
+    near one, it barely leaves where training started while the steps walk away."""
+    play_shard(Shard(10, 2, tmp_path / "shard-10.npz", length="east", epsilon=0.2))
+    data = load_data([tmp_path])
+    targets = data.chosen.astype(np.int64)
+    start = Network.fresh(5)
+    walked, _ = train(data, targets, seed=1, epochs=2, batch=32, start=Network.fresh(5))
+    kept, log = train(
+        data, targets, seed=1, epochs=2, batch=32, start=Network.fresh(5), average=0.99999
+    )
+    again, _ = train(
+        data, targets, seed=1, epochs=2, batch=32, start=Network.fresh(5), average=0.99999
+    )
+    for key, value in start.params().items():
+        moved = float(np.abs(walked.params()[key] - value).max())
+        assert moved > 0
+        assert float(np.abs(kept.params()[key] - value).max()) < moved / 100
+        assert np.array_equal(kept.params()[key], again.params()[key])
+    assert all(s.held_policy > 0 for s in log)

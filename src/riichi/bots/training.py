@@ -402,16 +402,21 @@ def train(
     policy_only: bool = False,
     heads: int = HEADS,
     decay: float = DECAY,
+    average: float = 0.0,
 ) -> tuple[Network, list[Step]]:
     """Adam (with weight decay) on the heads, on every match but the held-out ones; the
     network of the epoch whose held-out losses were lowest, and each epoch's losses.
     With ``policy_only`` the policy head alone learns and chooses the epoch: on a few
     hundred people's games the value heads learn the games' outcomes by heart (their
-    held-out losses rise from the first epoch) and would shape the hidden layers to."""
+    held-out losses rise from the first epoch) and would shape the hidden layers to.
+    With ``average`` (a decay such as 0.999) the weights checked, kept and returned are
+    a moving average of each step's: on few data the steps wander about a minimum, and
+    their average lies nearer it than any one of them."""
     net = start or Network.fresh(seed, heads=heads)
     net.options = data.width  # it weighs as many options as it learned from
     params = net.params()
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
+    averaged = {k: v.copy() for k, v in params.items()} if average else None
     shuffle = np.random.default_rng(seed)
     steps = 0
     log: list[Step] = []
@@ -446,10 +451,15 @@ def train(
                 m_hat = m / (1 - 0.9**steps)
                 v_hat = v / (1 - 0.999**steps)
                 params[key] -= (rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+            if averaged is not None:
+                for key, value in averaged.items():
+                    value *= average
+                    value += (1 - average) * params[key]
             sums += np.array(losses) * len(idx)
             seen += len(idx)
         policy, hand, place, agree, edge = sums / seen
         step = Step(epoch, float(policy), float(hand), float(place), float(agree), float(edge))
+        walked = _swapped(params, averaged)  # the average is what is checked and kept
         if len(check_on):
             checked = np.zeros(5)
             for begin in range(0, len(check_on), 4096):
@@ -463,11 +473,27 @@ def train(
                 total = step.held_policy
             if best is None or total < best[0]:
                 best = (total, {k: v.copy() for k, v in params.items()})
+        _swapped(params, walked)
         log.append(step)
+    if averaged is not None and best is None:
+        best = (0.0, averaged)
     if best is not None:
         for key, value in best[1].items():
             params[key][...] = value
     return net, log
+
+
+def _swapped(
+    params: dict[str, np.ndarray], other: dict[str, np.ndarray] | None
+) -> dict[str, np.ndarray] | None:
+    """``other``'s values put in ``params`` in place; what ``params`` held (None, and
+    nothing changed, without ``other``)."""
+    if other is None:
+        return None
+    held = {k: v.copy() for k, v in params.items()}
+    for key, value in other.items():
+        params[key][...] = value
+    return held
 
 
 def _gradients(

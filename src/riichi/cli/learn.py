@@ -148,6 +148,7 @@ def _train(
     policy_only: bool = False,
     heads: int = HEADS,
     decay: float = DECAY,
+    average: float = 0.0,
 ) -> tuple[Network, list[dict[str, float]]]:
     if targets is None:
         targets = data.chosen.astype("int64")
@@ -174,6 +175,7 @@ def _train(
         policy_only=policy_only,
         heads=heads,
         decay=decay,
+        average=average,
     )
     gains = margin_gains(data, network)
     if gains:
@@ -398,6 +400,13 @@ def round_command(
 @click.option("--epochs", type=click.IntRange(1), default=4, show_default=True)
 @click.option("--rate", type=float, default=3e-4, show_default=True)
 @click.option("--decay", type=float, default=DECAY, show_default=True, help="Weight decay.")
+@click.option(
+    "--average",
+    type=click.FloatRange(0.0, 1.0, max_open=True),
+    default=0.0,
+    show_default=True,
+    help="Keep a moving average of the weights with this decay a step (0: the weights).",
+)
 @click.option("--walls", type=click.IntRange(0), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", type=click.IntRange(1), default=None)
@@ -424,6 +433,7 @@ def human_command(
     epochs: int,
     rate: float,
     decay: float,
+    average: float,
     walls: int,
     seed: int,
     jobs: int | None,
@@ -463,6 +473,7 @@ def human_command(
         rate=rate,
         policy_only=True,
         decay=decay,
+        average=average,
     )
     training = time.perf_counter() - begun
     weights = folder / "human.npz"
@@ -488,6 +499,7 @@ def human_command(
         "policy_only": True,
         "rate": rate,
         "decay": decay,
+        **({"average": average} if average else {}),
         "left_out": left_out,
         "gather_s": round(gathered),
         "training_s": round(training),
