@@ -504,6 +504,62 @@ def test_a_position_with_its_suits_traded_is_the_same_position() -> None:
             assert not np.array_equal(state_features(traded), state_features(obs))
 
 
+def test_a_position_with_its_ranks_mirrored_is_the_same_position() -> None:
+    """Read from 9 down (and its suits traded), a position's features move as
+    ``suit_swap(..., mirrored=True)`` says: a tile's neighbours below become those
+    above, a terminal stays a terminal, a five stays a five. The dora's indicator is an
+    honour here: a mirrored number indicator no longer points at the mirrored dora."""
+    import dataclasses
+    import itertools
+
+    from riichi.bots.features import suit_swap
+    from riichi.game import ActionType
+
+    match = Match(find_ruleset("online"), 12)
+    positions = []  # a chi offered, then a discard's turn
+    while len(positions) < 2:
+        seat = next(iter(match.legal_actions()))
+        obs = dataclasses.replace(observe(match, seat), dora_indicators=(27 * 4,))
+        judged = weighed(ExpertBot(0).evaluate(obs), 6)
+        kinds = {o.action.type for o in judged}
+        wanted = ActionType.DISCARD if positions else ActionType.CHI
+        if len(match.actions) >= 70 and wanted in kinds:
+            positions.append((obs, judged))
+        match.apply(seat, match.legal_actions()[seat][0])
+    for (obs, judged), suits in itertools.product(positions, itertools.permutations(range(3))):
+        assert obs.hand is not None and any(t >> 2 < 27 and (t >> 2) % 9 != 4 for t in obs.hand)
+
+        def turn(t: int, suits: tuple[int, ...] = suits) -> int:
+            kind = t >> 2
+            if kind >= 27:
+                return t
+            return (suits[kind // 9] * 9 + 8 - kind % 9) * 4 + t % 4
+
+        mirrored = dataclasses.replace(
+            obs,
+            hand=tuple(map(turn, obs.hand)),
+            discards=tuple(tuple((turn(t), *rest) for t, *rest in river) for river in obs.discards),
+            meld_tiles=tuple(tuple(tuple(map(turn, m)) for m in melds) for melds in obs.meld_tiles),
+        )
+        moved = [
+            dataclasses.replace(
+                o,
+                action=dataclasses.replace(
+                    o.action,
+                    tile=None if o.action.tile is None else turn(o.action.tile),
+                    tiles=tuple(map(turn, o.action.tiles)),
+                ),
+            )
+            for o in judged
+        ]
+        state_map, option_map = suit_swap(suits, mirrored=True)
+        assert np.array_equal(state_features(mirrored), state_features(obs)[state_map])
+        assert np.array_equal(
+            option_features(mirrored, moved), option_features(obs, judged)[:, option_map]
+        )
+        assert not np.array_equal(option_features(mirrored, moved), option_features(obs, judged))
+
+
 def test_how_many_options_a_network_weighs_is_kept_with_its_weights(tmp_path: Path) -> None:
     """Files written before the number was a setting load as four; a wider network's
     file says its width."""

@@ -368,17 +368,30 @@ def _yaku_after_call(obs: Observation, action: Action, counts: Sequence[int]) ->
     ]
 
 
-def _kinds(suits: Sequence[int]) -> list[int]:
+def _kinds(suits: Sequence[int], mirrored: bool = False) -> list[int]:
     """Where each tile kind goes when the suits trade places (``suits[s]`` is where
-    suit ``s`` goes; the honours stay)."""
-    return [suits[k // 9] * 9 + k % 9 if k < 27 else k for k in range(NUM_KINDS)]
+    suit ``s`` goes; the honours stay) and, ``mirrored``, each suit's ranks run the
+    other way (1 for 9, 2 for 8: a five stays a five)."""
+    return [
+        suits[k // 9] * 9 + (8 - k % 9 if mirrored else k % 9) if k < 27 else k
+        for k in range(NUM_KINDS)
+    ]
 
 
-def suit_swap(suits: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+# the option's neighbours in its suit, two and one below and above (``_shape``): mirrored,
+# below is above
+_NEIGHBOURS = SHAPE_AT + 4 + np.arange(4)
+
+
+def suit_swap(suits: Sequence[int], mirrored: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Index maps for a state and an option with the suits traded (``state[:, map]``):
     four players' mahjong is the same game whatever the suits are called, so one
-    position is six. (Not three players': their manzu has only its terminals.)"""
-    kinds = _kinds(suits)
+    position is six. (Not three players': their manzu has only its terminals.) With
+    ``mirrored`` the ranks run the other way too: runs, terminals, suji and the red
+    fives are the same game read from 9 down (so is three players' manzu, whose 1 and 9
+    trade places); only the dora's indicator, which the features never read (they
+    read the dora itself), stops being the tile before it."""
+    kinds = _kinds(suits, mirrored)
     state = np.arange(STATE_SIZE)
     for kind in range(NUM_KINDS):
         to = kinds[kind]
@@ -400,6 +413,8 @@ def suit_swap(suits: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
     option = np.arange(OPTION_SIZE)
     at = len(_TYPES) + 1
     option[at + np.array(kinds)] = at + np.arange(NUM_KINDS)
+    if mirrored:
+        option[_NEIGHBOURS] = _NEIGHBOURS[::-1]
     return state, option
 
 

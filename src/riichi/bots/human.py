@@ -122,6 +122,7 @@ class Game:
     out: Path
     swap: bool = True  # each four-player position written once more per way to trade suits
     width: int = OPTIONS  # how many of expert's best options a position keeps
+    mirror: bool = False  # each position written once more with its ranks from 9 down
 
 
 def decisions(match: Match) -> Iterator[tuple[Match, int, Action]]:
@@ -166,10 +167,12 @@ def game_positions(game: Game) -> tuple[int, int]:
     hand_delta = [match.results[hand].deltas[seat] / 1000 for seat, hand in at]
     state = np.array(rows["state"], np.float16).reshape(-1, STATE_SIZE)
     options = np.array(rows["options"], np.float16).reshape(-1, game.width, OPTION_SIZE)
-    copies: list[tuple[int, ...]] = [(0, 1, 2)]
+    copies: list[tuple[tuple[int, ...], bool]] = [((0, 1, 2), False)]
     if game.swap and n == 4:
-        copies = list(itertools.permutations(range(3)))
-    maps = [suit_swap(suits) for suits in copies]
+        copies = [(suits, False) for suits in itertools.permutations(range(3))]
+    if game.mirror:
+        copies += [(suits, True) for suits, _ in copies]
+    maps = [suit_swap(suits, mirrored) for suits, mirrored in copies]
     state = np.concatenate([state[:, s] for s, _ in maps])
     options = np.concatenate([options[:, :, o] for _, o in maps])
     at = at * len(copies)
@@ -200,11 +203,15 @@ def write_human(
     progress: Callable[[int], None],
     swap: bool = True,
     width: int = OPTIONS,
+    mirror: bool = False,
 ) -> tuple[int, int]:
     """Every game's positions under ``out`` (a shard a game); (decisions kept, left
-    out); with ``swap``, six copies of each four-player one (``features.suit_swap``);
-    each keeping expert's best ``width`` options."""
-    todo = [Game(p, i, out / f"shard-{i:05d}.npz", swap, width) for i, p in enumerate(paths)]
+    out); with ``swap``, six copies of each four-player one (``features.suit_swap``),
+    and with ``mirror`` each of those again with its ranks from 9 down; each keeping
+    expert's best ``width`` options."""
+    todo = [
+        Game(p, i, out / f"shard-{i:05d}.npz", swap, width, mirror) for i, p in enumerate(paths)
+    ]
     written = dropped = 0
     if jobs == 1:
         results = map(game_positions, todo)

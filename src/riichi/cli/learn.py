@@ -417,6 +417,12 @@ def round_command(
     help="Learn each four-player position with its suits traded six ways.",
 )
 @click.option(
+    "--mirror/--no-mirror",
+    default=False,
+    show_default=True,
+    help="Learn each position again with its ranks read from 9 down.",
+)
+@click.option(
     "--options",
     "width",
     type=click.IntRange(2, 16),
@@ -438,6 +444,7 @@ def human_command(
     seed: int,
     jobs: int | None,
     swap: bool,
+    mirror: bool,
     width: int,
     reuse: bool,
     ship: bool,
@@ -455,7 +462,9 @@ def human_command(
         if data_dir.exists():
             shutil.rmtree(data_dir)
         with tqdm(total=len(games.learn), unit="game", desc="positions", disable=None) as bar:
-            positions, left_out = write_human(games.learn, data_dir, cores, bar.update, swap, width)
+            positions, left_out = write_human(
+                games.learn, data_dir, cores, bar.update, swap, width, mirror
+            )
         click.echo(f"{positions} positions; {left_out} decisions played none of expert's best")
     gathered = time.perf_counter() - started
     data = load_data([data_dir])
@@ -495,6 +504,7 @@ def human_command(
         "positions": positions,
         "rows": len(data),
         "swap": swap,
+        **({"mirror": True} if mirror else {}),
         "options": data.width,
         "policy_only": True,
         "rate": rate,
