@@ -591,6 +591,19 @@ def test_the_arena_command_measures_the_lead_by_wall_against_a_bot_named() -> No
     assert refused.exit_code == 2 and "unknown bot 'nobody'" in refused.output
 
 
+def test_the_arena_command_sets_weights_against_the_shipped_learned_player() -> None:
+    """Against ``learned`` both sides are learned players: they are told apart by
+    their weights, so the two sides' places still add up and the lead is their gap
+    (the shipped weights against themselves: every seat plays the same way)."""
+    arena = ["learn", "arena", str(WEIGHTS), "--against", "learned", "--walls", "2"]
+    done = CliRunner().invoke(main, [*arena, "--seed", "7", "--jobs", "1"])
+    assert done.exit_code == 0, done.output
+    result = json.loads(done.output.strip().splitlines()[-1])
+    assert result["learned_place"] + result["shipped_place"] == pytest.approx(5)
+    lead = result["shipped_place"] - result["learned_place"]
+    assert result["lead"] == pytest.approx(lead) and abs(lead) < 1
+
+
 def test_three_players_count_no_2m_to_8m_as_acceptance() -> None:
     """A three-player wall holds no 2m to 8m: the tiles an option accepts never
     count them, and they are not among the tiles the seat has not seen."""

@@ -234,17 +234,19 @@ def arena_against(
 ) -> dict[str, float]:
     """Two learned players against two of ``against`` on ``walls`` walls in all six
     seatings: each bot's average place, and the learned player's lead by wall with its
-    95% interval."""
+    95% interval. Against ``learned`` (the shipped weights) the other side's place is
+    ``shipped_place``."""
     spec = f"learned:{weights.resolve()}"
     work = tasks([spec, against, spec, against], walls, "online", seed, duplicate=True)
     by_wall: dict[int, list[float]] = {}
-    places: dict[str, list[int]] = {}
+    other = "shipped" if against == "learned" else against
+    places: dict[str, list[int]] = {"learned": [], other: []}
     with tqdm(total=len(work), unit="hanchan", desc="arena", disable=None) as bar:
         for task, (seats, _) in zip(work, run(work, jobs, bar.update), strict=True):
             for seat in seats:
-                mine = "learned" if seat.bot == spec else against
-                places.setdefault(mine, []).append(seat.place)
-                sign = 1 if mine == against else -1
+                ours = seat.bot == spec  # told apart by the seat's bot, never by a name
+                places["learned" if ours else other].append(seat.place)
+                sign = -1 if ours else 1
                 by_wall.setdefault(task.seed, []).append(sign * seat.place / 2)
     leads = [sum(v) / (len(v) / 4) for v in by_wall.values()]
     lead = statistics.fmean(leads)
@@ -252,7 +254,7 @@ def arena_against(
     return {
         "hanchans": len(work),
         "learned_place": statistics.fmean(places["learned"]),
-        f"{against}_place": statistics.fmean(places[against]),
+        f"{other}_place": statistics.fmean(places[other]),
         "lead": lead,
         "lead_95": half,
     }
