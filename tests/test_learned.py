@@ -5,6 +5,7 @@ which load with numpy alone and play."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +41,7 @@ from riichi.bots.training import (
     value_targets,
 )
 from riichi.cli import main
-from riichi.game import Match, observe
+from riichi.game import Match, Observation, observe
 from riichi.rules import Length, find_ruleset
 from riichi.tiles import parse_tiles
 from test_bots import start
@@ -456,15 +457,30 @@ def test_the_edge_head_learns_which_option_played_out_better(tmp_path: Path) -> 
     assert LearnedBot(0, network=network).choose(observe(m, 0))[0] == kept[0]
 
 
-def _swap_tile(t: int, suits: tuple[int, ...]) -> int:
+def _swap_tile(t: int, suits: tuple[int, ...], mirrored: bool = False) -> int:
     kind = t >> 2
-    return ((suits[kind // 9] * 9 + kind % 9) * 4 + t % 4) if kind < 27 else t
+    if kind >= 27:
+        return t
+    return (suits[kind // 9] * 9 + (8 - kind % 9 if mirrored else kind % 9)) * 4 + t % 4
+
+
+def _renamed(obs: Observation, turn: Callable[[int], int]) -> Observation:
+    """``obs`` with every tile on the table renamed by ``turn``."""
+    import dataclasses
+
+    assert obs.hand is not None
+    return dataclasses.replace(
+        obs,
+        hand=tuple(map(turn, obs.hand)),
+        dora_indicators=tuple(map(turn, obs.dora_indicators)),
+        discards=tuple(tuple((turn(t), *rest) for t, *rest in river) for river in obs.discards),
+        meld_tiles=tuple(tuple(tuple(map(turn, m)) for m in melds) for melds in obs.meld_tiles),
+    )
 
 
 def test_a_position_with_its_suits_traded_is_the_same_position() -> None:
     """Trading the suits on the table's tiles moves the features as ``suit_swap`` says:
     a red five stays red, a dora stays the dora, a river keeps its tiles."""
-    import dataclasses
     import itertools
 
     from riichi.bots.expert import Valued
@@ -484,13 +500,7 @@ def test_a_position_with_its_suits_traded_is_the_same_position() -> None:
         def swap(t: int, suits: tuple[int, ...] = suits) -> int:
             return _swap_tile(t, suits)
 
-        traded = dataclasses.replace(
-            obs,
-            hand=tuple(map(swap, obs.hand)),
-            dora_indicators=tuple(map(swap, obs.dora_indicators)),
-            discards=tuple(tuple((swap(t), *rest) for t, *rest in river) for river in obs.discards),
-            meld_tiles=tuple(tuple(tuple(map(swap, m)) for m in melds) for melds in obs.meld_tiles),
-        )
+        traded = _renamed(obs, swap)
         a = option.action
         moved = Valued(
             Action(a.type, swap(a.tile or 0), tuple(map(swap, a.tiles))), 100.0, 50.0, 0.2, 3900
@@ -530,17 +540,9 @@ def test_a_position_with_its_ranks_mirrored_is_the_same_position() -> None:
         assert obs.hand is not None and any(t >> 2 < 27 and (t >> 2) % 9 != 4 for t in obs.hand)
 
         def turn(t: int, suits: tuple[int, ...] = suits) -> int:
-            kind = t >> 2
-            if kind >= 27:
-                return t
-            return (suits[kind // 9] * 9 + 8 - kind % 9) * 4 + t % 4
+            return _swap_tile(t, suits, mirrored=True)
 
-        mirrored = dataclasses.replace(
-            obs,
-            hand=tuple(map(turn, obs.hand)),
-            discards=tuple(tuple((turn(t), *rest) for t, *rest in river) for river in obs.discards),
-            meld_tiles=tuple(tuple(tuple(map(turn, m)) for m in melds) for melds in obs.meld_tiles),
-        )
+        mirrored = _renamed(obs, turn)  # the honour indicator stays as it is
         moved = [
             dataclasses.replace(
                 o,
