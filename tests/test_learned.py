@@ -22,6 +22,7 @@ from riichi.bots.features import (
     READ_AT,
     SHAPE_AT,
     STATE_SIZE,
+    TIME_AT,
     YAKU_AT,
     option_features,
     state_features,
@@ -171,10 +172,11 @@ def test_the_state_tells_what_yaku_and_dora_the_tiles_lean_to() -> None:
 
     m = start(["113m46p789s11377z", "", "", ""], ["6z"])
     obs = dataclasses.replace(observe(m, 0), dora_indicators=tuple(parse_tiles("6z")))
-    lean = state_features(obs)[STATE_SIZE - 7 :]
+    lean = state_features(obs)[TIME_AT - 7 : TIME_AT]
     assert list(lean) == pytest.approx([9 / 14, 3 / 14, 6 / 14, 3 / 7, 2 / 3, 2 / 8, 0])
     called = dataclasses.replace(obs, meld_tiles=((tuple(parse_tiles("555z")),), (), (), ()))
-    assert state_features(called)[-1] == 1.0 and state_features(called)[-2] == 2 / 8
+    lean = state_features(called)[TIME_AT - 2 : TIME_AT]
+    assert list(lean) == [2 / 8, 1.0]
 
 
 def test_the_round_s_wind_is_a_yakuhai_for_every_seat() -> None:
@@ -651,3 +653,33 @@ def test_a_moving_average_of_the_weights_is_what_training_keeps(tmp_path: Path) 
         assert float(np.abs(kept.params()[key] - value).max()) < moved / 100
         assert np.array_equal(kept.params()[key], again.params()[key])
     assert all(s.held_policy > 0 for s in log)
+
+
+def test_the_state_tells_how_many_hands_the_match_has_left() -> None:
+    """A hanchan's first hand has seven after it, South 4 none (its last), a West hand
+    is past the match's length (an extension: any hand may be the last); an
+    east-only match's East 2 has two left. The seat's own river is read by kind."""
+    import dataclasses
+
+    from riichi.tiles import SOUTH, WEST
+
+    m = start(["113m46p789s11377z", "", "", ""], ["6z"])
+    obs = observe(m, 0)
+
+    def time(o: Observation) -> list[float]:
+        return [float(x) for x in state_features(o)[TIME_AT : TIME_AT + 6]]
+
+    assert time(obs) == [0, 0, 0, 1, 7 / 8, 0]
+    assert time(dataclasses.replace(obs, round_wind=SOUTH, dealer=3)) == [1, 0, 0, 0, 0, 0]
+    assert time(dataclasses.replace(obs, round_wind=SOUTH, dealer=1)) == [0, 0, 1, 0, 2 / 8, 0]
+    assert time(dataclasses.replace(obs, round_wind=WEST, dealer=0)) == [1, 0, 0, 0, 0, 1]
+    every = tuple(Length)
+    east = obs.rules.replace(length=Length.EAST, lengths=every)
+    assert time(dataclasses.replace(obs, rules=east, dealer=1)) == [0, 0, 1, 0, 2 / 8, 0]
+    one = dataclasses.replace(obs, rules=obs.rules.replace(length=Length.ONE_HAND, lengths=every))
+    assert time(one) == [1, 0, 0, 0, 0, 0]
+    river = tuple((t, False, False, False) for t in parse_tiles("19m5z"))
+    played = dataclasses.replace(obs, discards=(river, (), (), ()))
+    own = state_features(played)[TIME_AT + 6 :]
+    assert own[0] == 3 / 24 and sorted(np.flatnonzero(own[1:])) == [0, 8, 31]
+    assert not state_features(obs)[TIME_AT + 6 :].any()

@@ -246,6 +246,16 @@ def _value(worth: Worth) -> float:
     return worth.value
 
 
+def hands_left(obs: Observation) -> int:
+    """The hands the match's length has left after this one, the dealer's staying on
+    aside (0: its last; below 0: an extension past it, where any hand may be the last)."""
+    if obs.rules.length is Length.ONE_HAND:
+        return 0
+    n = obs.rules.players
+    rounds = 2 if obs.rules.length is Length.SOUTH else 1
+    return rounds * n - ((obs.round_wind - EAST) * n + obs.dealer) - 1
+
+
 def place_of(scores: Sequence[float], seat: int, ties: bool = False) -> float:
     """``seat``'s place (1 = top) by ``scores``; with ``ties``, a level seat counts
     as ahead."""
@@ -812,11 +822,10 @@ class ExpertBot(DefensiveBot):
         """(the spread of the scores at the match's end, the points a place is worth):
         in the match's last hand the spread is 0 and a place PLACE_POINTS."""
         n = obs.rules.players
-        rounds = {Length.ONE_HAND: 0, Length.EAST: 1, Length.SOUTH: 2}[obs.rules.length]
-        played = (obs.round_wind - EAST) * n + obs.dealer
-        left = rounds * n - played - 1
+        left = hands_left(obs)
         if left <= 0:
             return 0.0, PLACE_POINTS
+        rounds = 2 if obs.rules.length is Length.SOUTH else 1
         # a point won takes 1 / (n - 1) from each other seat, so it moves each
         # difference by n / (n - 1): so scaled, a point is worth a point at the start
         scale = PLACE_SPREAD * math.sqrt(rounds * n - 1) / (_NORMAL_PEAK * n)
@@ -1005,4 +1014,13 @@ class ExpertBot(DefensiveBot):
         return [v for *_, v in scored]
 
 
-__all__ = ["ExpertBot", "Scene", "Threat", "Valued", "Worth", "han_points", "win_chance"]
+__all__ = [
+    "ExpertBot",
+    "Scene",
+    "Threat",
+    "Valued",
+    "Worth",
+    "han_points",
+    "hands_left",
+    "win_chance",
+]

@@ -9,8 +9,9 @@ this seat's, dealer or not, riichi, calls, river length and every kind in its ri
 wall left and its place; then every seat's calls by kind (after ``FIRST_STATE_SIZE``,
 so that a network trained before them reads them as zeros); then what expert reads of
 each other seat (how likely it is tenpai, what dealing in would cost it, whether its
-last discard came from the hand), the seat's shanten and acceptance, and what yaku and
-dora its tiles lean to. An option is one of the choices ``expert`` weighs (a discard,
+last discard came from the hand), the seat's shanten and acceptance, what yaku and
+dora its tiles lean to, how many hands the match has left, and the seat's own river.
+An option is one of the choices ``expert`` weighs (a discard,
 a riichi, a call or the pass): its kind of action, the tile it lets go or takes,
 whether that is a dora or a red five, whether each other seat has it in its river,
 and expert's own valuation of it against its best (the value, the deal-in risk, the
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from riichi.bots.efficiency import visible_counts
-from riichi.bots.expert import ExpertBot, Threat, Valued
+from riichi.bots.expert import ExpertBot, Threat, Valued, hands_left
 from riichi.game import Action, ActionType, Observation
 from riichi.hand.waits import Ukeire, ukeire
 from riichi.tiles import DRAGONS, EAST, NORTH, NUM_KINDS, counts_of, dora_of, is_red, is_yaochu
@@ -62,7 +63,13 @@ MELDS_SIZE = 1 + NUM_KINDS + 3 * NUM_KINDS
 # its tiles lean to (``_composition``)
 COMPOSITION = 7
 READ_STATE = 3 * 3 + 4 + 1 + COMPOSITION
-STATE_SIZE = FIRST_STATE_SIZE + MELDS_SIZE + READ_STATE
+# then how near the match's end is (the hands left in its length: none, one, two,
+# three or more, and as a number; past its length, in an extension) and the seat's own
+# river (its length and kinds: its furiten and what its discards tell the others)
+HANDS_LEFT = 8
+TIME_STATE = 4 + 1 + 1 + 1 + NUM_KINDS
+TIME_AT = FIRST_STATE_SIZE + MELDS_SIZE + READ_STATE
+STATE_SIZE = TIME_AT + TIME_STATE
 # the tile's place in the hand: copies held (4), neighbours (4), honour, terminal,
 # yakuhai, copies unseen, suji against each other seat (3); and the hand after letting
 # it go: shanten above the best discard's, tenpai, tiles accepted, and those against
@@ -183,6 +190,15 @@ def state_features(obs: Observation) -> np.ndarray:
     out[at + 4] = min(34, _accepted(read.acceptance)) / 34
     at += 5
     out[at : at + COMPOSITION] = _composition(obs, counts)
+    at += COMPOSITION
+    left = hands_left(obs)
+    out[at + min(max(left, 0), 3)] = 1.0
+    out[at + 4] = min(max(left, 0), HANDS_LEFT) / HANDS_LEFT
+    out[at + 5] = float(left < 0)
+    river = obs.discards[seat]
+    out[at + 6] = len(river) / 24
+    for tile, _, _, _ in river:
+        out[at + 7 + (tile >> 2)] = 1.0
     return out
 
 
@@ -410,6 +426,8 @@ def suit_swap(suits: Sequence[int], mirrored: bool = False) -> tuple[np.ndarray,
     for _ in range(4):  # each seat's calls
         state[at + np.array(kinds)] = at + np.arange(NUM_KINDS)
         at += NUM_KINDS
+    at = TIME_AT + 7  # the seat's own river
+    state[at + np.array(kinds)] = at + np.arange(NUM_KINDS)
     option = np.arange(OPTION_SIZE)
     at = len(_TYPES) + 1
     option[at + np.array(kinds)] = at + np.arange(NUM_KINDS)
@@ -437,6 +455,8 @@ __all__ = [
     "SHAPE_AT",
     "SHAPE_SIZE",
     "STATE_SIZE",
+    "TIME_AT",
+    "TIME_STATE",
     "option_features",
     "state_features",
     "suit_swap",
