@@ -606,6 +606,10 @@ def test_the_arena_command_sets_weights_against_the_shipped_learned_player() -> 
     assert result["learned_place"] + result["shipped_place"] == pytest.approx(5)
     lead = result["shipped_place"] - result["learned_place"]
     assert result["lead"] == pytest.approx(lead) and abs(lead) < 1
+    # the same file named as the other side too could not be told apart: refused
+    itself = ["learn", "arena", str(WEIGHTS), "--against", f"learned:{WEIGHTS}", "--seed", "7"]
+    refused = CliRunner().invoke(main, itself)
+    assert refused.exit_code == 2 and "is WEIGHTS" in refused.output
 
 
 def test_three_players_count_no_2m_to_8m_as_acceptance() -> None:

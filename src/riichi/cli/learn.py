@@ -25,6 +25,7 @@ import click
 import numpy as np
 from tqdm import tqdm
 
+from riichi.bots import LEARNED_PREFIX
 from riichi.bots.arena import run, tasks
 from riichi.bots.features import OPTIONS
 from riichi.bots.human import agreement, split, write_human
@@ -40,7 +41,7 @@ from riichi.bots.training import (
     value_targets,
     write_data,
 )
-from riichi.cli.options import bot_names
+from riichi.cli.options import OptionError, bot_names
 
 # Seeds: data rounds draw matches from DATA_SEEDS + round * ROUND_SPAN, the arena's
 # walls from ARENA_SEEDS on, which no round's data reaches.
@@ -535,5 +536,13 @@ def arena_command(weights: Path, against: str, walls: int, seed: int, jobs: int 
     AGAINST in duplicate, every wall in all six seatings: the average places and the
     learned player's lead by wall with its 95% interval, as one line of JSON."""
     (against,) = bot_names(against, 1, ("expert",), "--against")
+    if against.startswith(LEARNED_PREFIX):
+        other = Path(against[len(LEARNED_PREFIX) :])
+        if other.resolve() == weights.resolve():
+            raise OptionError(
+                "--against",
+                f"{against!r} is WEIGHTS ({weights}) itself: the two sides would be one"
+                " player; name other weights, or 'learned' for the shipped ones",
+            )
     result = arena_against(weights, walls, seed, _jobs(jobs), against)
     click.echo(json.dumps({"weights": str(weights), "against": against, "seed": seed, **result}))
