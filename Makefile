@@ -72,7 +72,7 @@ unit: $(STAMP) $(CORE_BUILT) system-deps
 ## pure: the core's tests on the pure source
 pure: $(STAMP)
 	RIICHI_PURE=1 $(BIN)/riichi info
-	RIICHI_PURE=1 $(BIN)/pytest -q -p no:cacheprovider -n $(JOBS) $(PURE_TESTS)
+	RIICHI_PURE=1 $(BIN)/pytest -q -p no:cacheprovider -n $(JOBS) -m "not arena" $(PURE_TESTS)
 
 ## fuzz: the long sweeps left out of the default suite
 fuzz: $(STAMP) $(CORE_BUILT)

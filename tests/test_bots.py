@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from game_helpers import arranged_wall
@@ -101,6 +102,7 @@ def test_duplicate_plays_every_seating_on_each_wall_once() -> None:
     ]
 
 
+@pytest.mark.arena
 def test_efficiency_beats_random_in_a_duplicate_arena() -> None:
     work = tasks(["efficiency", "random", "efficiency", "random"], 4, "online", 11, True)
     stats = summarise(seats for seats, _ in run(work))
@@ -217,6 +219,7 @@ def test_danger_reading() -> None:
     assert danger(obs, 1, 27) <= 3.0 < danger(obs, 1, 3)  # an honour is safer than 4m
 
 
+@pytest.mark.arena
 def test_defensive_beats_efficiency_on_deal_ins() -> None:
     # ten walls in every seating (40 matches): fewer leave the places to chance
     work = tasks(["defensive", "efficiency", "efficiency", "efficiency"], 10, "online", 3, True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from riichi.bots import Agent, make_bot
 from riichi.bots.arena import play_task, run, summarise, tasks
 from riichi.bots.defensive import discard_order
@@ -188,9 +190,12 @@ def test_the_expert_plays_only_legal_actions_and_the_same_way_for_a_seed() -> No
         assert m.over
 
 
+@pytest.mark.slow
+@pytest.mark.arena
 def test_the_expert_beats_defensive_in_a_duplicate_arena() -> None:
     # thirty-four walls in each of the six seatings (204 matches: the places' 95%
-    # half-widths are about 0.11); bench/ladder.py plays two thousand
+    # half-widths are about 0.11; expert led by 0.35): a strength sweep of a minute and
+    # a half on two cores, so `make fuzz` plays it; bench/ladder.py plays two thousand
     work = tasks(["expert", "defensive", "expert", "defensive"], 34, "online", 41, True)
     stats = summarise(seats for seats, _ in run(work, jobs=2))
     expert, defensive = stats["expert"], stats["defensive"]
