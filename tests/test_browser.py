@@ -578,6 +578,7 @@ def test_the_japanese_site_plays_a_hand_to_its_result(browser: Browser, base_url
     page.click("#show-rules")
     page.wait_for_selector("#rules-dialog[open] #rules-list dd")
     assert english_left(page, ("online", "east")) == []  # the preset's name and length
+    assert serious(page) == []  # the list scrolls, and the keyboard can scroll it
     page.click("#rules-dialog button")
     for _ in range(400):
         if page.locator(RESULT).count():
@@ -594,6 +595,11 @@ def test_the_japanese_site_plays_a_hand_to_its_result(browser: Browser, base_url
     assert page.inner_text("#result-ok").startswith("次へ")
     assert english_left(page) == []
     shot(page, "13-japanese-result")
+    assert serious(page) == []
+    # a result taller than its panel scrolls, and the keyboard can reach and scroll it
+    squeezed = """() => { const body = document.querySelector('#result-body');
+        body.style.maxHeight = '3rem'; return body.scrollHeight > body.clientHeight; }"""
+    assert page.evaluate(squeezed)
     assert serious(page) == []
     page.click("#lang-switch")  # to English, kept in the browser
     page.wait_for_selector("#my-hand .tile, #result-panel:not([hidden])")
