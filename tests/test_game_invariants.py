@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
 
 from game_helpers import greedy_action, random_action
+from riichi._core import PURE
 from riichi.game import Action, Match, observe
 from riichi.game.wall import tile_set
 from riichi.rules import PRESETS, Length, find_ruleset
@@ -87,7 +87,7 @@ def play_checked(rules_name: str, seed: int, greedy: bool, length: Length | None
 
 # per preset and player; `make fuzz` plays thousands. The pure source's run (make
 # pure) plays the first four: the same code, several times as slow, checked in full here
-MATCHES = 4 if os.environ.get("RIICHI_PURE") else 12
+MATCHES = 4 if PURE else 12
 
 
 @pytest.mark.parametrize("greedy", [False, True], ids=["random", "greedy"])

@@ -252,8 +252,12 @@ def hands_left(obs: Observation) -> int:
     if obs.rules.length is Length.ONE_HAND:
         return 0
     n = obs.rules.players
-    rounds = 2 if obs.rules.length is Length.SOUTH else 1
-    return rounds * n - ((obs.round_wind - EAST) * n + obs.dealer) - 1
+    return _rounds(obs) * n - ((obs.round_wind - EAST) * n + obs.dealer) - 1
+
+
+def _rounds(obs: Observation) -> int:
+    """The winds a match of ``obs``'s length plays (a one-hand match: one)."""
+    return 2 if obs.rules.length is Length.SOUTH else 1
 
 
 def place_of(scores: Sequence[float], seat: int, ties: bool = False) -> float:
@@ -825,7 +829,7 @@ class ExpertBot(DefensiveBot):
         left = hands_left(obs)
         if left <= 0:
             return 0.0, PLACE_POINTS
-        rounds = 2 if obs.rules.length is Length.SOUTH else 1
+        rounds = _rounds(obs)
         # a point won takes 1 / (n - 1) from each other seat, so it moves each
         # difference by n / (n - 1): so scaled, a point is worth a point at the start
         scale = PLACE_SPREAD * math.sqrt(rounds * n - 1) / (_NORMAL_PEAK * n)
