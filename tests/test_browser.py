@@ -11,6 +11,7 @@ import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -132,6 +133,44 @@ def check_result_in_view(page: Page) -> None:
     assert ok_top >= 0 and ok_bottom <= height, f"Next is out of view: {box}"
 
 
+CALLS = (
+    "#actions button.pon, #actions button.chi, #actions button.kan,"
+    " #actions button.ron, #actions button.tsumo"
+)
+PLAYABLE = "#my-hand .tile.playable"
+
+# the first (or last) element a selector finds: its data-action, its middle, and whether
+# the middle shows in the window
+_FIND = """([selector, last]) => {
+  const all = document.querySelectorAll(selector);
+  const n = all[last ? all.length - 1 : 0];
+  if (!n) return null;
+  const r = n.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  return [n.getAttribute("data-action") ?? "", x, y,
+    x >= 0 && y >= 0 && x < innerWidth && y < innerHeight];
+}"""
+
+
+def tap(page: Page, selector: str, last: bool = False) -> str | None:
+    """Click the first (or last) element ``selector`` finds, as a pointer does, at its
+    middle; its data-action ("" without one), or None where there is none. One round
+    trip finds it: a locator's click then waits out any navigation the click might
+    start (about a tenth of a second a click on a busy machine, and a match is hundreds
+    of clicks); a tile or a call never navigates. An element out of the window is
+    scrolled to by the locator's click."""
+    found = page.evaluate(_FIND, [selector, last])
+    if found is None:
+        return None
+    action, x, y, shown = found
+    if shown:
+        page.mouse.click(x, y)
+    else:
+        located = page.locator(selector)
+        (located.last if last else located.first).click()
+    return str(action)
+
+
 def play_one_hand(page: Page) -> list[str]:
     """Click through one hand: take every call offered, else discard the drawn tile."""
     answered: list[str] = []
@@ -139,16 +178,11 @@ def play_one_hand(page: Page) -> list[str]:
     for _ in range(2000):
         if result.count():
             return answered
-        calls = page.locator(
-            "#actions button.pon, #actions button.chi, #actions button.kan,"
-            " #actions button.ron, #actions button.tsumo"
-        )
-        playable = page.locator("#my-hand .tile.playable")
-        if calls.count():
-            answered.append(calls.first.get_attribute("data-action") or "?")
-            calls.first.click()
-        elif playable.count():
-            playable.last.click()  # the drawn tile sits last, apart from the hand
+        called = tap(page, CALLS)
+        if called is not None:
+            answered.append(called or "?")
+        else:
+            tap(page, PLAYABLE, last=True)  # the drawn tile sits last, apart from the hand
         page.wait_for_timeout(30)
     raise AssertionError("the hand did not end")
 
@@ -193,35 +227,57 @@ class Person:
         self.board_at: set[tuple[int, int, int]] = set()  # where the board was drawn
         self.hand_at: set[int] = set()  # the top of the hand's row, prompt or none
 
-    def check_table(self) -> None:
-        page = self.page
-        # read at one instant: the page moves on between two separate reads
-        hand, sets = page.evaluate(
-            """() => [document.querySelectorAll("#my-hand .tile").length,
-            document.querySelectorAll("#my-melds .meld").length]"""
+    def check_table(self) -> dict[str, Any] | None:
+        """The table checked as it stands; what it offers (the actions' kinds, the
+        playable tiles), or None while a result shows."""
+        # every measure read at one instant, in one call: the page moves on between two
+        # separate reads, and each round trip to the browser costs a busy machine time
+        seen: dict[str, Any] | None = self.page.evaluate(
+            """([phone, result]) => {
+            const q = (s) => document.querySelector(s);
+            if (q(result)) return null;
+            const width = (s) => { const n = q(s);
+              return n ? n.getBoundingClientRect().width : null; };
+            const box = (s) => { const n = q(s); if (!n) return null;
+              const r = n.getBoundingClientRect(); return [r.x, r.y, r.width]; };
+            const d = q("#my-hand .tile.drawn"), p = d && d.previousElementSibling;
+            let gap = null;
+            if (d && p) { const a = p.getBoundingClientRect(), b = d.getBoundingClientRect();
+              gap = [b.left - a.right, b.width]; }
+            const smallest = phone ? Math.min(...[...document.querySelectorAll("#board *")]
+              .filter((n) => n.getBoundingClientRect().width > 0 && [...n.childNodes]
+                .some((c) => c.nodeType === 3 && c.textContent.trim()))
+              .map((n) => parseFloat(getComputedStyle(n).fontSize))) : null;
+            return {
+              hand: document.querySelectorAll("#my-hand .tile").length,
+              sets: document.querySelectorAll("#my-melds .meld").length,
+              gap,
+              river: width("#table .seat-zone[data-pos='0'] .river .tile:not(.sideways)"),
+              handTile: width("#my-hand .tile"),
+              back: width("#table .hidden-hand .tile.back"),
+              marked: document.querySelectorAll("#table .river .tile.last").length,
+              smallest,
+              board: box("#board"),
+              row: box(".hand-row"),
+              kinds: [...document.querySelectorAll("#actions button")].map(
+                (b) => b.getAttribute("data-action")),
+              drawnPlayable: document.querySelectorAll("#my-hand .tile.drawn.playable").length,
+              playable: document.querySelectorAll("#my-hand .tile.playable").length,
+            }; }""",
+            [self.width < 500, RESULT],
         )
+        if seen is None:
+            return None
+        hand, sets = seen["hand"], seen["sets"]
         # 13 tiles, or 14 with the drawn one: a set stands for three of them
         assert hand + 3 * sets in (13, 14), f"{hand} tiles in hand and {sets} sets"
         # the drawn tile stands apart: a gap of a good part of a tile before it
-        gap = page.evaluate(
-            """() => { const d = document.querySelector("#my-hand .tile.drawn");
-            const p = d && d.previousElementSibling;
-            if (!d || !p) return null;
-            const a = p.getBoundingClientRect(), b = d.getBoundingClientRect();
-            return [b.left - a.right, b.width]; }"""
-        )
+        gap = seen["gap"]
         if gap is not None:
             assert gap[0] >= gap[1] / 4, f"the drawn tile is {gap[0]:.1f} px from the hand"
             self.seen["drawn"] = self.seen.get("drawn", 0) + 1
         # rivers at about two thirds of a hand tile, concealed tiles as standing backs
-        sizes = page.evaluate(
-            """() => { const w = (s) => { const n = document.querySelector(s);
-            return n ? n.getBoundingClientRect().width : null; };
-            return [w("#table .seat-zone[data-pos='0'] .river .tile:not(.sideways)"),
-            w("#my-hand .tile"),
-            w("#table .hidden-hand .tile.back")]; }"""
-        )
-        river, hand_tile, back = sizes
+        river, hand_tile, back = seen["river"], seen["handTile"], seen["back"]
         if river and hand_tile:
             assert 0.55 <= river / hand_tile <= 0.9, (
                 f"river {river:.1f} px, hand {hand_tile:.1f} px"
@@ -229,31 +285,27 @@ class Person:
             self.seen["sized"] = self.seen.get("sized", 0) + 1
         assert back and back >= 10, f"a concealed tile is {back} px wide"
         # the latest discard is marked, unless it went into a caller's set
-        marked = page.locator("#table .river .tile.last").count()
+        marked = seen["marked"]
         assert marked <= 1
         self.seen["marked"] = self.seen.get("marked", 0) + marked
         # on a phone, nothing written on the board is under 12 px
         if self.width < 500:
-            smallest = page.evaluate(
-                """() => Math.min(...[...document.querySelectorAll("#board *")]
-                .filter((n) => n.getBoundingClientRect().width > 0 && [...n.childNodes]
-                  .some((c) => c.nodeType === 3 && c.textContent.trim()))
-                .map((n) => parseFloat(getComputedStyle(n).fontSize)))"""
-            )
-            assert smallest >= 12, f"text of {smallest} px on the board"
+            assert seen["smallest"] >= 12, f"text of {seen['smallest']} px on the board"
         # the board never moves between turns, whatever the hand's length or a prompt
-        box = page.locator("#board").bounding_box()
-        assert box is not None
-        self.board_at.add((round(box["x"]), round(box["y"]), round(box["width"])))
+        board = seen["board"]
+        assert board is not None
+        self.board_at.add((round(board[0]), round(board[1]), round(board[2])))
         # ... nor does the hand when a prompt comes (a call, riichi, a win)
-        hand = page.locator(".hand-row").bounding_box()
-        assert hand is not None
-        self.hand_at.add(round(hand["y"]))
+        row = seen["row"]
+        assert row is not None
+        self.hand_at.add(round(row[1]))
+        return seen
 
     def act(self) -> bool:
         """One step; False once the match's final result is on screen."""
         page = self.page
-        if page.locator(RESULT).count():
+        seen = self.check_table()
+        if seen is None:
             body = page.inner_text("#result-body")
             assert "han" in body or "draw" in body
             check_result_in_view(page)
@@ -266,9 +318,7 @@ class Person:
                 return False
             page.click("#result-ok")
             return True
-        self.check_table()
-        buttons = page.locator("#actions button")
-        kinds = [b.get_attribute("data-action") for b in buttons.all()]
+        kinds = seen["kinds"]
         if "tsumo" in kinds or "ron" in kinds:
             self.seen["win"] += 1
             page.click("#actions button.tsumo, #actions button.ron")
@@ -292,11 +342,11 @@ class Person:
                 "#actions button.pon >> nth=0" if "pon" in kinds else "#actions button.chi >> nth=0"
             )
         elif "pass" in kinds:
-            page.click("#actions button.pass")
-        elif page.locator("#my-hand .tile.drawn.playable").count():
-            page.click("#my-hand .tile.drawn.playable")
-        elif page.locator("#my-hand .tile.playable").count():
-            page.locator("#my-hand .tile.playable").last.click()
+            tap(page, "#actions button.pass")
+        elif seen["drawnPlayable"]:
+            tap(page, "#my-hand .tile.drawn.playable")
+        elif seen["playable"]:
+            tap(page, PLAYABLE, last=True)
         else:
             page.wait_for_timeout(20)
         return True
@@ -532,7 +582,7 @@ def test_the_coach_at_a_practice_table(browser: Browser, base_url: str, width: i
                 shot(page, f"12-coach-{width}")
             advised += 1
             # the drawn tile let go: now and then not the coach's choice
-            page.locator("#my-hand .tile.playable").last.click()
+            tap(page, PLAYABLE, last=True)
         page.wait_for_timeout(30)
     page.wait_for_selector(RESULT)
     assert advised > 3
@@ -586,8 +636,8 @@ def test_the_japanese_site_plays_a_hand_to_its_result(browser: Browser, base_url
         if page.locator("#actions button.pass").count():
             assert page.inner_text("#actions button.pass").startswith("スキップ")
             page.click("#actions button.pass")
-        elif page.locator("#my-hand .tile.playable").count():
-            page.locator("#my-hand .tile.playable").last.click()
+        else:
+            tap(page, PLAYABLE, last=True)
         page.wait_for_timeout(30)
     page.wait_for_selector(RESULT)
     heading = page.inner_text("#result-body h3")
@@ -631,7 +681,9 @@ def test_missing_tables_games_and_pages_say_so(browser: Browser, base_url: str) 
 def test_a_game_against_bots_in_the_browser(browser: Browser, base_url: str, width: int) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
-    page = browser.new_page(viewport={"width": width, "height": 900 if width > 500 else 844})
+    page = browser.new_page(
+        viewport={"width": width, "height": 900 if width > 500 else 844}, reduced_motion="reduce"
+    )
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     # the page runs under a strict content policy: our own code must never trip it
@@ -1260,10 +1312,8 @@ def test_a_signed_in_friend_who_opens_a_seat_link_plays_as_their_account(
                     continue
                 if page.locator(RESULT).count():
                     done.add(i)
-                elif page.locator("#actions button.pass").count():
-                    page.click("#actions button.pass")
-                elif page.locator("#my-hand .tile.playable").count():
-                    page.locator("#my-hand .tile.playable").last.click()
+                elif tap(page, "#actions button.pass") is None:
+                    tap(page, PLAYABLE, last=True)
             if len(done) == 2:
                 break
             ann.wait_for_timeout(20)
@@ -1390,15 +1440,8 @@ def play_together(pages: list[Page]) -> None:
                 return
             continue
         for page in pages:
-            calls = page.locator(
-                "#actions button.pon, #actions button.chi, #actions button.kan,"
-                " #actions button.ron, #actions button.tsumo"
-            )
-            playable = page.locator("#my-hand .tile.playable")
-            if calls.count():
-                calls.first.click()
-            elif playable.count():
-                playable.last.click()
+            if tap(page, CALLS) is None:
+                tap(page, PLAYABLE, last=True)
         pages[0].wait_for_timeout(20)
     raise AssertionError("the match did not end")
 
