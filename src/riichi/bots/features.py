@@ -30,6 +30,7 @@ Only the observation is read: nothing here can see another seat's concealed tile
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -436,6 +437,26 @@ def suit_swap(suits: Sequence[int], mirrored: bool = False) -> tuple[np.ndarray,
     return state, option
 
 
+def suit_copies(
+    state: np.ndarray, options: np.ndarray, players: int, swap: bool, mirror: bool
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Positions (``state`` rows, ``options`` blocks) written once more per way to trade
+    a four-player game's suits (with ``swap``: six in all) and again with the ranks
+    read from 9 down (with ``mirror``); the stacked rows, the stacked blocks and how
+    many copies of each position they hold, the positions themselves first."""
+    ways: list[tuple[Sequence[int], bool]] = [((0, 1, 2), False)]
+    if swap and players == 4:
+        ways = [(suits, False) for suits in itertools.permutations(range(3))]
+    if mirror:
+        ways += [(suits, True) for suits, _ in ways]
+    maps = [suit_swap(suits, mirrored) for suits, mirrored in ways]
+    return (
+        np.concatenate([state[:, s] for s, _ in maps]),
+        np.concatenate([options[:, :, o] for _, o in maps]),
+        len(maps),
+    )
+
+
 def weighed(options: Sequence[Valued], width: int = OPTIONS) -> list[Valued]:
     """The options a network weighs: expert's best ``width`` valued ones, or none
     where a rule of expert's decides (a win, an abort, a kan) or one option is all."""
@@ -459,6 +480,7 @@ __all__ = [
     "TIME_STATE",
     "option_features",
     "state_features",
+    "suit_copies",
     "suit_swap",
     "weighed",
 ]

@@ -18,7 +18,6 @@ formats: they are told apart by their play, not their files).
 from __future__ import annotations
 
 import hashlib
-import itertools
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -33,7 +32,7 @@ from riichi.bots.features import (
     STATE_SIZE,
     option_features,
     state_features,
-    suit_swap,
+    suit_copies,
     weighed,
 )
 from riichi.bots.learned import LearnedBot
@@ -167,15 +166,8 @@ def game_positions(game: Game) -> tuple[int, int]:
     hand_delta = [match.results[hand].deltas[seat] / 1000 for seat, hand in at]
     state = np.array(rows["state"], np.float16).reshape(-1, STATE_SIZE)
     options = np.array(rows["options"], np.float16).reshape(-1, game.width, OPTION_SIZE)
-    copies: list[tuple[tuple[int, ...], bool]] = [((0, 1, 2), False)]
-    if game.swap and n == 4:
-        copies = [(suits, False) for suits in itertools.permutations(range(3))]
-    if game.mirror:
-        copies += [(suits, True) for suits, _ in copies]
-    maps = [suit_swap(suits, mirrored) for suits, mirrored in copies]
-    state = np.concatenate([state[:, s] for s, _ in maps])
-    options = np.concatenate([options[:, :, o] for _, o in maps])
-    at = at * len(copies)
+    state, options, copies = suit_copies(state, options, n, game.swap, game.mirror)
+    at = at * copies
     count = len(at)
     game.out.parent.mkdir(parents=True, exist_ok=True)
     with game.out.open("wb") as f:
@@ -183,17 +175,17 @@ def game_positions(game: Game) -> tuple[int, int]:
             f,
             state=state,
             options=options,
-            count=np.tile(np.array(rows["count"], np.int8), len(copies)),
-            taken=np.tile(np.array(rows["taken"], np.int8), len(copies)),
+            count=np.tile(np.array(rows["count"], np.int8), copies),
+            taken=np.tile(np.array(rows["taken"], np.int8), copies),
             chosen=np.zeros(count, np.int8),  # expert's choice is its first option
             explored=np.zeros(count, np.bool_),
-            hand_delta=np.tile(np.array(hand_delta, np.float32), len(copies)),
+            hand_delta=np.tile(np.array(hand_delta, np.float32), copies),
             place=np.array([match.standings[s].place for s, _ in at], np.int8),
             points=np.array([match.standings[s].points for s, _ in at], np.float32),
             match=np.full(count, game.number, np.int32),
             truth=np.full((count, game.width), np.nan, np.float32),
         )
-    return count // len(copies), left_out
+    return count // copies, left_out
 
 
 def write_human(

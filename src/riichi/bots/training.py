@@ -403,6 +403,7 @@ def train(
     heads: int = HEADS,
     decay: float = DECAY,
     average: float = 0.0,
+    improve: float = 0.0,
 ) -> tuple[Network, list[Step]]:
     """Adam (with weight decay) on the heads, on every match but the held-out ones; the
     network of the epoch whose held-out losses were lowest, and each epoch's losses.
@@ -411,7 +412,10 @@ def train(
     held-out losses rise from the first epoch) and would shape the hidden layers to.
     With ``average`` (a decay such as 0.999) the weights checked, kept and returned are
     a moving average of each step's: on few data the steps wander about a minimum, and
-    their average lies nearer it than any one of them."""
+    their average lies nearer it than any one of them. With ``improve`` (a weight) the
+    positions with two or more options played out (``riichi.bots.improve``) move the
+    policy toward the better of them instead of teaching it a choice; the held-out
+    losses are the other positions'."""
     net = start or Network.fresh(seed, heads=heads)
     net.options = data.width  # it weighs as many options as it learned from
     params = net.params()
@@ -425,6 +429,8 @@ def train(
     if held.all() or not held.any():  # too few matches to hold any out
         held = np.zeros(len(data), dtype=bool)
     learn_on, check_on = np.flatnonzero(~held), np.flatnonzero(held)
+    if improve:
+        check_on = check_on[~_paired(data, check_on, mask_all[check_on])]
     best: tuple[float, dict[str, np.ndarray]] | None = None
     for epoch in range(epochs):
         order = learn_on[shuffle.permutation(len(learn_on))]
@@ -434,7 +440,7 @@ def train(
         for begin in progress(iter(batches), len(batches)):
             idx = np.sort(order[begin : begin + batch])
             losses, grads = _gradients(
-                net, data, idx, targets[idx], mask_all[idx], values=not policy_only
+                net, data, idx, targets[idx], mask_all[idx], values=not policy_only, improve=improve
             )
             steps += 1
             for key in ("w1", "w2", "w3"):
@@ -483,6 +489,11 @@ def train(
     return net, log
 
 
+def _paired(data: Data, idx: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Which of the positions ``idx`` have two or more options played out."""
+    return np.asarray((mask & ~np.isnan(data.truth[idx])).sum(axis=1) >= 2)
+
+
 def _swapped(
     params: dict[str, np.ndarray], other: dict[str, np.ndarray] | None
 ) -> dict[str, np.ndarray] | None:
@@ -504,9 +515,11 @@ def _gradients(
     mask: np.ndarray,
     backward: bool = True,
     values: bool = True,
+    improve: float = 0.0,
 ) -> tuple[tuple[float, float, float, float, float], dict[str, np.ndarray]]:
     """The losses at the positions ``idx`` and, with ``backward``, their gradients (of
-    the value heads' losses too, with ``values``)."""
+    the value heads' losses too, with ``values``; with ``improve``, the policy's at the
+    positions played out is the step toward the better option, of that weight)."""
     n = len(idx)
     x = inputs_of(data, idx)
     out, h1, h2 = net.forward(x)
@@ -517,18 +530,30 @@ def _gradients(
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)
     rows = np.arange(n)
-    policy_loss = float(-np.log(p[rows, target] + 1e-12).mean())
-    agree = float((logits.argmax(axis=1) == target).mean())
+    paired = _paired(data, idx, mask) if improve else np.zeros(n, dtype=bool)
+    taught = ~paired  # the positions whose target is a choice
+    m = max(1, int(taught.sum()))
+    policy_loss = float(-(np.log(p[rows, target] + 1e-12) * taught).sum() / m)
+    agree = float(((logits.argmax(axis=1) == target) & taught).sum() / m)
     d_out = np.zeros_like(out)
     d_out[:, :, POLICY] = p
     d_out[rows, target, POLICY] -= 1.0
-    d_out[:, :, POLICY] *= mask / n
+    d_out[:, :, POLICY] *= mask * taught[:, None] / n
+    if paired.any():
+        # the policy over the options played out, and its expected worth's gradient
+        labelled = mask & ~np.isnan(data.truth[idx]) & paired[:, None]
+        own = np.where(labelled, logits, -1e9)
+        q = np.exp(own - own.max(axis=1, keepdims=True)) * labelled
+        q /= np.maximum(q.sum(axis=1, keepdims=True), 1e-12)
+        worth = np.where(labelled, data.truth[idx], 0.0)
+        expected = (q * worth).sum(axis=1, keepdims=True)
+        d_out[:, :, POLICY] -= improve * q * (worth - expected) / n
     # value heads on the option played
     played = data.taken[idx].astype(np.int64)
     hand_err = out[rows, played, HAND] - data.hand_delta[idx] / HAND_UNIT
     place_err = out[rows, played, PLACE] - data.place[idx]
     edge_loss = 0.0
-    if net.heads > EDGE:
+    if net.heads > EDGE and not improve:  # the worths played out teach the policy instead
         # the edge: each option over the decision's average, against the same of the
         # options played out; both centred, so the wall's shared luck drops out
         labelled = mask & ~np.isnan(data.truth[idx])

@@ -29,6 +29,7 @@ from riichi.bots import LEARNED_PREFIX
 from riichi.bots.arena import run, tasks
 from riichi.bots.features import OPTIONS
 from riichi.bots.human import agreement, split, write_human
+from riichi.bots.improve import DOUBT, pair_shards, write_pairs
 from riichi.bots.network import HEADS, WEIGHTS, Network
 from riichi.bots.training import (
     DECAY,
@@ -42,12 +43,14 @@ from riichi.bots.training import (
     write_data,
 )
 from riichi.cli.options import OptionError, bot_names
+from riichi.rules import Length
 
 # Seeds: data rounds draw matches from DATA_SEEDS + round * ROUND_SPAN, the arena's
 # walls from ARENA_SEEDS on, which no round's data reaches.
 DATA_SEEDS = 50_000_000
 ROUND_SPAN = 1_000_000
 ARENA_SEEDS = 90_000_000
+IMPROVE_SEEDS = 900_000_000  # the learned player's own matches, improving it
 
 
 @click.group("learn")
@@ -72,6 +75,13 @@ FOLDER = click.option(
     default=Path("learn"),
     show_default=True,
     help="Where the rounds' data, weights and log are kept.",
+)
+CORPUS = click.option(
+    "--corpus",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=Path("../shared/corpus"),
+    show_default=True,
+    help="The recorded games: people's to learn from and the held-out ones to measure on.",
 )
 HEADS_OPTION = click.option(
     "--heads",
@@ -150,6 +160,7 @@ def _train(
     heads: int = HEADS,
     decay: float = DECAY,
     average: float = 0.0,
+    improve: float = 0.0,
 ) -> tuple[Network, list[dict[str, float]]]:
     if targets is None:
         targets = data.chosen.astype("int64")
@@ -177,8 +188,10 @@ def _train(
         heads=heads,
         decay=decay,
         average=average,
+        improve=improve,
     )
-    gains = margin_gains(data, network)
+    # positions played out teach the policy when improving, not an edge head's margin
+    gains = [] if improve else margin_gains(data, network)
     if gains:
         network.margin = best_margin(gains)
         click.echo("held-out played-out decisions: the edge head's gain over expert's choice")
@@ -385,12 +398,7 @@ def round_command(
 
 
 @learn_command.command("human")
-@click.option(
-    "--corpus",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
-    default=Path("../shared/corpus"),
-    show_default=True,
-)
+@CORPUS
 @FOLDER
 @click.option(
     "--from",
@@ -515,6 +523,138 @@ def human_command(
         **({"average": average} if average else {}),
         "left_out": left_out,
         "gather_s": round(gathered),
+        "training_s": round(training),
+        "epochs": steps,
+        **agreed.to_dict(),
+        **arena,
+    }
+    _logged(folder, entry, weights if ship else None)
+
+
+@learn_command.command("improve")
+@CORPUS
+@FOLDER
+@click.option(
+    "--from",
+    "start_from",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=WEIGHTS,
+    show_default=True,
+    help="The network that plays and is improved (the shipped one by default).",
+)
+@click.option(
+    "--people",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=Path("learn/data-human"),
+    show_default=True,
+    help="People's positions (written by `riichi learn human`), learned beside the pairs.",
+)
+@click.option("--matches", type=click.IntRange(1), default=100, show_default=True)
+@click.option(
+    "--length",
+    type=click.Choice([length.value for length in Length]),
+    default=None,
+    help="The matches' length (default: the online preset's, a hanchan).",
+)
+@click.option("--seed", type=int, default=IMPROVE_SEEDS, show_default=True)
+@click.option(
+    "--doubt",
+    type=click.FloatRange(0, 0.5),
+    default=DOUBT,
+    show_default=True,
+    help="Play out the network's two best options where the second is this likely.",
+)
+@click.option(
+    "--improve",
+    "weight",
+    type=click.FloatRange(0, min_open=True),
+    default=1.0,
+    show_default=True,
+    help="The weight of the step toward the better option of a pair.",
+)
+@click.option("--epochs", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--rate", type=float, default=1e-4, show_default=True)
+@click.option("--decay", type=float, default=3e-3, show_default=True, help="Weight decay.")
+@click.option("--average", type=click.FloatRange(0.0, 1.0, max_open=True), default=0.999)
+@click.option("--walls", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--jobs", type=click.IntRange(1), default=None)
+@click.option("--reuse", is_flag=True, help="Train on the pairs DIR already holds.")
+@click.option("--ship", is_flag=True, help="Copy the weights into the package.")
+def improve_command(
+    corpus: Path,
+    folder: Path,
+    start_from: Path,
+    people: Path,
+    matches: int,
+    length: str | None,
+    seed: int,
+    doubt: float,
+    weight: float,
+    epochs: int,
+    rate: float,
+    decay: float,
+    average: float,
+    walls: int,
+    jobs: int | None,
+    reuse: bool,
+    ship: bool,
+) -> None:
+    """The network START_FROM improved on its own play (riichi.bots.improve): matches of
+    four learned players, the network's two best options played out where it
+    hesitates, then the network trained on those pairs beside people's positions;
+    the held-out people's match and an arena against expert."""
+    cores = _jobs(jobs)
+    pairs_dir = folder / "data-pairs"
+    started = time.perf_counter()
+    written = 0
+    if not reuse:
+        if pairs_dir.exists():
+            shutil.rmtree(pairs_dir)
+        todo = pair_shards(pairs_dir, matches, seed, start_from.resolve(), doubt, length)
+        with tqdm(total=len(todo), unit="match", desc="pairs", disable=None) as bar:
+            written = write_pairs(todo, cores, bar.update)
+        click.echo(f"{written} pairs played out in {matches} matches")
+    played = time.perf_counter() - started
+    data = load_data([people, pairs_dir])
+    begun = time.perf_counter()
+    start = Network.load(start_from)
+    start.margin = None  # the policy plays
+    network, steps = _train(
+        data,
+        0,
+        epochs,
+        None,
+        0.0,
+        data.taken.astype("int64"),
+        start=start,
+        rate=rate,
+        policy_only=True,
+        decay=decay,
+        average=average,
+        improve=weight,
+    )
+    training = time.perf_counter() - begun
+    weights = folder / "improved.npz"
+    network.save(weights)
+    games = split(corpus.resolve())
+    with tqdm(total=len(games.held), unit="game", desc="agreement", disable=None) as bar:
+        agreed = agreement(games.held, network, bar.update)
+    arena = arena_against(weights, walls, ARENA_SEEDS, cores) if walls else {}
+    entry = {
+        "round": "improve",
+        "from": str(start_from),
+        "people": str(people),
+        "matches": matches,
+        **({"length": length} if length else {}),
+        "seed": seed,
+        "doubt": doubt,
+        "pairs": written,
+        "rows": len(data),
+        "improve": weight,
+        "rate": rate,
+        "decay": decay,
+        "average": average,
+        "self_play_s": round(played),
         "training_s": round(training),
         "epochs": steps,
         **agreed.to_dict(),
