@@ -148,6 +148,7 @@ def test_the_improve_command_plays_pairs_and_learns_beside_people(tmp_path: Path
     assert "pairs played out in 1 matches" in done.output
     entry = json.loads((tmp_path / "l" / "rounds.jsonl").read_text().splitlines()[-1])
     assert entry["round"] == "improve" and entry["pairs"] > 0 and entry["decisions"] > 100
+    assert entry["pair_rows"] == 12 * entry["pairs"]  # each position copied by suits and ranks
     assert len(list((tmp_path / "l" / "data-pairs").glob("shard-*.npz"))) == 1
     improved = Network.load(tmp_path / "l" / "improved.npz")
     assert improved.margin is None  # its policy plays

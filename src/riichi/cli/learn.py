@@ -648,7 +648,8 @@ def improve_command(
         **({"length": length} if length else {}),
         "seed": seed,
         "doubt": doubt,
-        "pairs": written,
+        **({"pairs": written} if not reuse else {}),
+        "pair_rows": int(((~np.isnan(data.truth)).sum(axis=1) >= 2).sum()),  # with copies
         "rows": len(data),
         "improve": weight,
         "rate": rate,
