@@ -89,30 +89,10 @@ def _leaning(network: Network, data: Data) -> float:
     return float(scores[1] - scores[0])
 
 
-def test_a_pair_moves_the_policy_toward_the_option_worth_more() -> None:
-    """The step follows what the options were worth, whichever the network chose: the
-    second option worth more raises its score against the first, worth less lowers it;
-    without the improve weight the same rows teach the first option (the one taken)."""
-    before = _leaning(Network.fresh(1), _one_decision(1, (0.0, 0.0)))
-    moved = {}
-    for worth in ((0.0, 3.0), (3.0, 0.0)):
-        data = _one_decision(64, worth)
-        net, _ = train(
-            data,
-            data.taken.astype(np.int64),
-            0,
-            1,
-            batch=16,
-            rate=1e-2,
-            start=Network.fresh(1),
-            policy_only=True,
-            improve=1.0,
-        )
-        moved[worth] = _leaning(net, data)
-    assert moved[(0.0, 3.0)] > before + 0.5
-    assert moved[(3.0, 0.0)] < before - 0.5
-    data = _one_decision(64, (0.0, 3.0))
-    taught, _ = train(
+def _trained(worth: tuple[float, float], improve: float) -> tuple[Network, Data]:
+    """A fresh network after one epoch on that decision with those worths."""
+    data = _one_decision(64, worth)
+    network, _ = train(
         data,
         data.taken.astype(np.int64),
         0,
@@ -121,8 +101,21 @@ def test_a_pair_moves_the_policy_toward_the_option_worth_more() -> None:
         rate=1e-2,
         start=Network.fresh(1),
         policy_only=True,
+        improve=improve,
     )
-    assert _leaning(taught, data) < before - 0.5  # a choice taught: the first, taken
+    return network, data
+
+
+def test_a_pair_moves_the_policy_toward_the_option_worth_more() -> None:
+    """The step follows what the options were worth, whichever the network chose: the
+    second option worth more raises its score against the first, worth less lowers it;
+    without the improve weight the same rows teach the first option (the one taken)."""
+    before = _leaning(Network.fresh(1), _one_decision(1, (0.0, 0.0)))
+    improved = {worth: _leaning(*_trained(worth, 1.0)) for worth in ((0.0, 3.0), (3.0, 0.0))}
+    assert improved[(0.0, 3.0)] > before + 0.5
+    assert improved[(3.0, 0.0)] < before - 0.5
+    taught = _leaning(*_trained((0.0, 3.0), 0.0))
+    assert taught < before - 0.5  # a choice taught: the first, taken
 
 
 @needs_corpus

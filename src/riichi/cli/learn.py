@@ -18,7 +18,7 @@ import os
 import shutil
 import statistics
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import click
@@ -28,7 +28,7 @@ from tqdm import tqdm
 from riichi.bots import LEARNED_PREFIX
 from riichi.bots.arena import run, tasks
 from riichi.bots.features import OPTIONS
-from riichi.bots.human import agreement, split, write_human
+from riichi.bots.human import Agreement, agreement, split, write_human
 from riichi.bots.improve import DOUBT, pair_shards, write_pairs
 from riichi.bots.network import HEADS, WEIGHTS, Network
 from riichi.bots.training import (
@@ -397,6 +397,46 @@ def round_command(
     _logged(folder, entry, weights if ship else None)
 
 
+def _policy_from(
+    start_from: Path,
+    data: Data,
+    seed: int,
+    epochs: int,
+    rate: float,
+    decay: float,
+    average: float,
+    improve: float = 0.0,
+) -> tuple[Network, list[dict[str, float]], float]:
+    """The network at ``start_from`` with its policy taught ``data`` (the policy head
+    alone learning, its choices the targets; ``improve``: the pairs' step); the steps
+    and the seconds training took."""
+    begun = time.perf_counter()
+    start = Network.load(start_from)
+    start.margin = None  # the policy plays
+    network, steps = _train(
+        data,
+        seed,
+        epochs,
+        None,
+        0.0,
+        data.taken.astype("int64"),
+        start=start,
+        rate=rate,
+        policy_only=True,
+        decay=decay,
+        average=average,
+        improve=improve,
+    )
+    return network, steps, time.perf_counter() - begun
+
+
+def _agreement(held: Sequence[Path], network: Network) -> Agreement:
+    """How often the network's first choice, and expert's, was the person's in the
+    held-out games."""
+    with tqdm(total=len(held), unit="game", desc="agreement", disable=None) as bar:
+        return agreement(held, network, bar.update)
+
+
 @learn_command.command("human")
 @CORPUS
 @FOLDER
@@ -479,27 +519,10 @@ def human_command(
         click.echo(f"{positions} positions; {left_out} decisions played none of expert's best")
     gathered = time.perf_counter() - started
     data = load_data([data_dir])
-    begun = time.perf_counter()
-    start = Network.load(start_from)
-    start.margin = None  # the policy plays: what people chose
-    network, steps = _train(
-        data,
-        seed,
-        epochs,
-        None,
-        0.0,
-        data.taken.astype("int64"),
-        start=start,
-        rate=rate,
-        policy_only=True,
-        decay=decay,
-        average=average,
-    )
-    training = time.perf_counter() - begun
+    network, steps, training = _policy_from(start_from, data, seed, epochs, rate, decay, average)
     weights = folder / "human.npz"
     network.save(weights)
-    with tqdm(total=len(games.held), unit="game", desc="agreement", disable=None) as bar:
-        agreed = agreement(games.held, network, bar.update)
+    agreed = _agreement(games.held, network)
     click.echo(
         f"held-out Phoenix decisions: {agreed.decisions}; first choice is the person's:"
         f" expert {agreed.expert / max(1, agreed.decisions):.1%},"
@@ -616,29 +639,12 @@ def improve_command(
         click.echo(f"{written} pairs played out in {matches} matches")
     played = time.perf_counter() - started
     data = load_data([people, pairs_dir])
-    begun = time.perf_counter()
-    start = Network.load(start_from)
-    start.margin = None  # the policy plays
-    network, steps = _train(
-        data,
-        0,
-        epochs,
-        None,
-        0.0,
-        data.taken.astype("int64"),
-        start=start,
-        rate=rate,
-        policy_only=True,
-        decay=decay,
-        average=average,
-        improve=weight,
+    network, steps, training = _policy_from(
+        start_from, data, 0, epochs, rate, decay, average, weight
     )
-    training = time.perf_counter() - begun
     weights = folder / "improved.npz"
     network.save(weights)
-    games = split(corpus.resolve())
-    with tqdm(total=len(games.held), unit="game", desc="agreement", disable=None) as bar:
-        agreed = agreement(games.held, network, bar.update)
+    agreed = _agreement(split(corpus.resolve()).held, network)
     arena = arena_against(weights, walls, ARENA_SEEDS, cores) if walls else {}
     entry = {
         "round": "improve",
