@@ -356,17 +356,20 @@ class SharedSockets:
         """Count one more connection from ``address`` unless the site already holds
         ``limit``; while Redis is out of reach (a read failed twice), this process's
         own count decides."""
-        mine = self.local.get(address, 0)
-        total = mine
+        others = 0
         for attempt in range(2):
             try:
-                total = mine + await self._others(address)
+                others = await self._others(address)
                 break
             except Exception:
                 self.errors.inc()
                 if attempt == 0:
                     await asyncio.sleep(0.05)
-        if total >= limit:
+        # this process's own count read after the awaits, and raised with no await
+        # between: connections from one address admitted at once are each counted
+        # (read before, two of them both saw the same count and were counted once)
+        mine = self.local.get(address, 0)
+        if mine + others >= limit:
             return False
         self.local[address] = mine + 1
         await self._publish(address)
