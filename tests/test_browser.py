@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -139,50 +139,68 @@ CALLS = (
 )
 PLAYABLE = "#my-hand .tile.playable"
 
-# the first (or last) element a selector finds: its data-action, its middle, and whether
-# the middle shows in the window
-_FIND = """([selector, last]) => {
-  const all = document.querySelectorAll(selector);
-  const n = all[last ? all.length - 1 : 0];
-  if (!n) return null;
-  const r = n.getBoundingClientRect();
-  const x = r.left + r.width / 2, y = r.top + r.height / 2;
-  return [n.getAttribute("data-action") ?? "", x, y,
-    x >= 0 && y >= 0 && x < innerWidth && y < innerHeight];
+# at one instant: whether ``unless`` finds anything, else the first choice (a selector,
+# and whether its last element is meant, else its first) that finds an element: that
+# selector, the element's data-action, its middle, and whether the middle shows
+_FIND = """([choices, unless]) => {
+  if (unless && document.querySelector(unless)) return [unless];
+  for (const [selector, last] of choices) {
+    const all = document.querySelectorAll(selector);
+    const n = all[last ? all.length - 1 : 0];
+    if (!n) continue;
+    const r = n.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    return [selector, n.getAttribute("data-action") ?? "", x, y,
+      x >= 0 && y >= 0 && x < innerWidth && y < innerHeight];
+  }
+  return null;
 }"""
 
+# the simple player's turn: every call offered taken, else the drawn tile let go (it
+# sits last, apart from the hand)
+TURN = ((CALLS, False), (PLAYABLE, True))
 
-def tap(page: Page, selector: str, last: bool = False) -> str | None:
-    """Click the first (or last) element ``selector`` finds, as a pointer does, at its
-    middle; its data-action ("" without one), or None where there is none. One round
-    trip finds it: a locator's click then waits out any navigation the click might
-    start (about a tenth of a second a click on a busy machine, and a match is hundreds
-    of clicks); a tile or a call never navigates. An element out of the window is
-    scrolled to by the locator's click."""
-    found = page.evaluate(_FIND, [selector, last])
-    if found is None:
-        return None
-    action, x, y, shown = found
+
+def tap_first(
+    page: Page, choices: Sequence[tuple[str, bool]], unless: str | None = None
+) -> tuple[str, str] | None:
+    """Click, as a pointer does at its middle, the element the first of ``choices``
+    finds (a selector, and whether its last element, else its first): that selector
+    and the element's data-action ("" without one); ``(unless, "")`` and nothing
+    clicked where ``unless`` finds anything; None where nothing is found. One round
+    trip looks: each costs a busy machine tens of milliseconds with four pages open,
+    and a locator's click waits out any navigation the click might start (a tile or a
+    call never navigates). An element out of the window is scrolled to by the
+    locator's click."""
+    found = page.evaluate(_FIND, [[list(c) for c in choices], unless])
+    if found is None or found[0] == unless:
+        return None if found is None else (str(unless), "")
+    selector, action, x, y, shown = found
     if shown:
         page.mouse.click(x, y)
     else:
+        last = dict(choices)[selector]
         located = page.locator(selector)
         (located.last if last else located.first).click()
-    return str(action)
+    return str(selector), str(action)
+
+
+def tap(page: Page, selector: str, last: bool = False) -> str | None:
+    """Click the first (or last) element ``selector`` finds (`tap_first`): its
+    data-action, or None where there is none."""
+    tapped = tap_first(page, [(selector, last)])
+    return None if tapped is None else tapped[1]
 
 
 def play_one_hand(page: Page) -> list[str]:
     """Click through one hand: take every call offered, else discard the drawn tile."""
     answered: list[str] = []
-    result = page.locator(RESULT)
     for _ in range(2000):
-        if result.count():
+        tapped = tap_first(page, TURN, unless=RESULT)
+        if tapped is not None and tapped[0] == RESULT:
             return answered
-        called = tap(page, CALLS)
-        if called is not None:
-            answered.append(called or "?")
-        else:
-            tap(page, PLAYABLE, last=True)  # the drawn tile sits last, apart from the hand
+        if tapped is not None and tapped[0] == CALLS:
+            answered.append(tapped[1] or "?")
         page.wait_for_timeout(30)
     raise AssertionError("the hand did not end")
 
@@ -1310,10 +1328,10 @@ def test_a_signed_in_friend_who_opens_a_seat_link_plays_as_their_account(
             for i, page in enumerate(pages):
                 if i in done:
                     continue
-                if page.locator(RESULT).count():
+                passing = (("#actions button.pass", False), (PLAYABLE, True))
+                tapped = tap_first(page, passing, unless=RESULT)
+                if tapped is not None and tapped[0] == RESULT:
                     done.add(i)
-                elif tap(page, "#actions button.pass") is None:
-                    tap(page, PLAYABLE, last=True)
             if len(done) == 2:
                 break
             ann.wait_for_timeout(20)
@@ -1435,13 +1453,17 @@ def play_together(pages: list[Page]) -> None:
     call offered taken, else the drawn tile let go; Next after a hand that does not end
     it (an abortive draw is replayed); until the final standings show."""
     for _ in range(6000):
-        if any(p.locator(RESULT).count() for p in pages):
+        # one look a page, and none clicks once a result shows on any
+        ended = False
+        for page in pages:
+            tapped = tap_first(page, TURN, unless=RESULT)
+            if tapped is not None and tapped[0] == RESULT:
+                ended = True
+                break
+        if ended:
             if all([next_deal(page) for page in pages]):  # a list: every page goes on
                 return
             continue
-        for page in pages:
-            if tap(page, CALLS) is None:
-                tap(page, PLAYABLE, last=True)
         pages[0].wait_for_timeout(20)
     raise AssertionError("the match did not end")
 
