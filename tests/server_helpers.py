@@ -36,11 +36,19 @@ def metric_value(text: str, name: str, missing: float | None = None) -> float:
     return missing
 
 
+def free_ports(count: int) -> list[int]:
+    """``count`` distinct ports free now: each socket is held until all are bound, so
+    the system cannot hand one port out twice (two ports asked for one by one can be
+    the same, and nginx then reads a plain and a TLS listener as one)."""
+    with contextlib.ExitStack() as held:
+        sockets = [held.enter_context(socket.socket()) for _ in range(count)]
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [int(s.getsockname()[1]) for s in sockets]
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+    return free_ports(1)[0]
 
 
 def start_server(

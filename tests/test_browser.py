@@ -159,6 +159,8 @@ _FIND = """([choices, unless]) => {
 # the simple player's turn: every call offered taken, else the drawn tile let go (it
 # sits last, apart from the hand)
 TURN = ((CALLS, False), (PLAYABLE, True))
+# every call passed, else the drawn tile let go
+PASSING = (("#actions button.pass", False), (PLAYABLE, True))
 
 
 def tap_first(
@@ -1328,8 +1330,7 @@ def test_a_signed_in_friend_who_opens_a_seat_link_plays_as_their_account(
             for i, page in enumerate(pages):
                 if i in done:
                     continue
-                passing = (("#actions button.pass", False), (PLAYABLE, True))
-                tapped = tap_first(page, passing, unless=RESULT)
+                tapped = tap_first(page, PASSING, unless=RESULT)
                 if tapped is not None and tapped[0] == RESULT:
                     done.add(i)
             if len(done) == 2:
@@ -1453,7 +1454,7 @@ def play_together(pages: list[Page]) -> None:
     call offered taken, else the drawn tile let go; Next after a hand that does not end
     it (an abortive draw is replayed); until the final standings show."""
     for _ in range(6000):
-        # one look a page, and none clicks once a result shows on any
+        # one look a page; once one shows a result, the pages after it are not clicked
         ended = False
         for page in pages:
             tapped = tap_first(page, TURN, unless=RESULT)

@@ -25,7 +25,7 @@ from websockets.sync.client import connect
 from riichi.game import verify_record
 from riichi.server.auth import COOKIE
 from riichi.server.protocol import CLOSE_REFUSED
-from server_helpers import Postgres, Redis, Seat, SyncSocket, free_port, start_server
+from server_helpers import Postgres, Redis, Seat, SyncSocket, free_ports, start_server
 from test_leases import TABLE, play_turns
 
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
@@ -141,12 +141,11 @@ def site(postgres: Postgres, redis_server: Redis, tmp_path: Path) -> Iterator[Si
     """Two processes behind nginx."""
     nginx_binary()
     database = postgres.new_database()
-    ports = [free_port(), free_port()]
+    *ports, plain, tls = free_ports(4)  # the processes', nginx's plain and TLS
     options = ("--shared", "--redis", redis_server.url, "--proxy", "127.0.0.1")
     servers = [
         start_server(database, p, tmp_path / f"{n}.log", *options) for n, p in enumerate(ports)
     ]
-    plain, tls = free_port(), free_port()
     cert, key = self_signed(tmp_path)
     proxy = Nginx(tmp_path / "nginx", site_config(ports, plain, tls, cert, key))
     trusted = ssl.create_default_context(cafile=str(cert))

@@ -33,6 +33,7 @@ from server_helpers import (
     SyncSocket,
     choose,
     free_port,
+    free_ports,
     metric_value,
     start_server,
     stored_actions,
@@ -149,7 +150,7 @@ def test_a_killed_owners_tables_are_taken_over_and_play_on(shared: str, tmp_path
     """kill -9 the owner mid-game: the other process takes the table over within the
     stated bound, the players reconnect there at their last acknowledged version, and
     the finished log replays whole."""
-    ports = [free_port(), free_port()]
+    ports = free_ports(2)
     owner = start_server(shared, ports[0], tmp_path / "a.log", "--shared")
     other = start_server(shared, ports[1], tmp_path / "b.log", "--shared")
     try:
@@ -193,7 +194,7 @@ def test_a_paused_owner_that_lost_its_lease_never_writes_again(shared: str, tmp_
     """SIGSTOP the owner past its lease, let the other take the table over, SIGCONT
     it: the bot move it had pending is refused, and the game is the one the new
     owner plays."""
-    ports = [free_port(), free_port()]
+    ports = free_ports(2)
     owner = start_server(shared, ports[0], tmp_path / "a.log", "--shared", "--bot-delay", "3")
     other = start_server(shared, ports[1], tmp_path / "b.log", "--shared")
     try:
@@ -242,7 +243,7 @@ def test_a_connection_to_any_process_is_relayed_to_the_owner(
     process. The relayed seat gets what a direct one gets and nothing of another
     seat's; the game plays to its end. When the owner dies, the relayed seat is
     told to reconnect, and does, to the process that took the table over."""
-    ports = [free_port(), free_port()]
+    ports = free_ports(2)
     options = ("--shared", "--redis", redis_server.url)
     owner = start_server(shared, ports[0], tmp_path / "a.log", *options)
     relay = start_server(shared, ports[1], tmp_path / "b.log", *options)
@@ -305,7 +306,7 @@ def test_several_workers_on_one_port_share_the_tables(
     )
     assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
     assert "PostgreSQL" in refused.stderr and "Redis" in refused.stderr
-    port, scraped = free_port(), free_port()
+    port, scraped = free_ports(2)
     options = ("--workers", "2", "--redis", redis_server.url, "--metrics", f"127.0.0.1:{scraped}")
     server = start_server(shared, port, tmp_path / "w.log", *options)
     try:
@@ -358,7 +359,7 @@ def test_the_queue_and_a_tournament_run_once_across_processes(
     from riichi.server.auth import COOKIE
     from riichi.server.money.ledger import ChipStore
 
-    ports = [free_port() for _ in range(3)]
+    ports = free_ports(3)
     options = ("--shared", "--redis", redis_server.url)
     servers = [
         start_server(shared, p, tmp_path / f"{n}.log", *options) for n, p in enumerate(ports)
@@ -440,7 +441,7 @@ def test_a_dead_redis_closes_relayed_connections_and_loses_nothing(
     if binary is None:
         pytest.skip("redis-server is not installed (tools/system_deps.sh installs it)")
     cache = Redis(binary)
-    ports = [free_port(), free_port()]
+    ports = free_ports(2)
     options = ("--shared", "--redis", cache.url)
     owner = start_server(shared, ports[0], tmp_path / "a.log", *options)
     relay = start_server(shared, ports[1], tmp_path / "b.log", *options)
@@ -488,7 +489,7 @@ def test_a_dead_redis_closes_relayed_connections_and_loses_nothing(
 def processes(shared: str, tmp_path: Path, count: int, *options: str) -> Iterator[list[int]]:
     """``count`` server processes on one database (with ``options``), stopped after;
     yields their ports."""
-    ports = [free_port() for _ in range(count)]
+    ports = free_ports(count)
     servers = [
         start_server(shared, p, tmp_path / f"{n}.log", *options) for n, p in enumerate(ports)
     ]
@@ -582,7 +583,7 @@ def across_a_stop(
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    ports = [free_port() for _ in range(3)]
+    ports = free_ports(3)
     options = ("--shared", "--redis", redis_url)
     kinds = ["human", "efficiency", "efficiency", "efficiency"]
     half = len(ids) // 2
